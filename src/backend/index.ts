@@ -1,0 +1,30 @@
+// What a plugin may import from the host. Adding a name here is a public-API decision.
+export type {
+  Backend,
+  BackendContext,
+  BackendFactory,
+  CallContext,
+  ContentBlock,
+  HealthReport,
+  JsonSchemaInput,
+  Listing,
+  ListKind,
+  Logger,
+  LogLevel,
+  ProgressUpdate,
+  PromptDef,
+  PromptMessage,
+  PromptResult,
+  ReadResult,
+  ResourceContents,
+  ResourceDef,
+  ResourceListing,
+  ResourceTemplateDef,
+  ToolAnnotations,
+  ToolDef,
+  ToolHandler,
+  ToolResult,
+} from './types.js';
+export { configPath, defineBackend, definePrompt, defineTool } from './define.js';
+export { NotFoundError, ToolError, UnavailableError, isToolError } from './errors.js';
+export { structured, text } from './result.js';

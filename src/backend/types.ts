@@ -1,0 +1,184 @@
+// The contract every backend implements. Built-in plugins and third-party packages use the same
+// types; nothing here knows which transport (stdio, HTTP, one-shot `call`) is in use.
+import type * as z from 'zod';
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+export interface Logger {
+  error(message: string, detail?: unknown): void;
+  warn(message: string, detail?: unknown): void;
+  info(message: string, detail?: unknown): void;
+  debug(message: string, detail?: unknown): void;
+  child(scope: string): Logger;
+}
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+/** Given to `start`, `stop`, `health` and dynamic list functions. */
+export interface BackendContext<C = unknown> {
+  /** The backend's own section of `.mcprc`, validated by its `configSchema`. */
+  config: C;
+  /** Writes to stderr: stdout belongs to the protocol. */
+  logger: Logger;
+  /** Aborted when the host shuts down. */
+  signal: AbortSignal;
+  /** Tell the host that `tools`, `resources` or `prompts` changed so clients are notified. */
+  notifyListChanged(kind: ListKind): void;
+}
+
+/** Given to a tool handler, a resource read or a prompt. */
+export interface CallContext<C = unknown> extends BackendContext<C> {
+  /** Aborted on client cancellation, timeout or host shutdown; `signal.reason` says which. */
+  signal: AbortSignal;
+  /** Reports progress to the caller (dropped when the caller did not ask for progress). */
+  progress(update: ProgressUpdate): void;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: Record<string, unknown>; _meta?: Record<string, unknown> }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Record<string, unknown> }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string; description?: string; title?: string }
+  | { type: 'resource'; resource: ResourceContents }
+  | { type: string; [key: string]: unknown };
+
+/** The MCP `CallToolResult` shape. A handler may return one, or any plain value (see `ToolHandler`). */
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** A JSON Schema given verbatim (mounted upstream servers publish their schemas as-is). */
+export interface JsonSchemaInput {
+  jsonSchema: Record<string, unknown>;
+}
+
+/**
+ * A handler returns a `ToolResult` (recognised by its `content` array), a string (sent as text) or
+ * any other JSON value (a plain object becomes `structuredContent`; every value is also sent as
+ * JSON text so clients without structured-content support see it).
+ */
+export type ToolHandler<A, C> = (args: A, ctx: CallContext<C>) => unknown | Promise<unknown>;
+
+export interface ToolDef<C = any, S extends z.ZodType = z.ZodType> {
+  /** Plugin-local name; published as `<plugin>_<name>` unless it already starts with `<plugin>_`. */
+  name: string;
+  title?: string;
+  description: string;
+  /** zod object schema of the arguments (zod ≥ 4.2), or a verbatim JSON Schema. */
+  input: S | JsonSchemaInput;
+  output?: z.ZodType | JsonSchemaInput;
+  annotations?: ToolAnnotations;
+  /** Overrides the host and plugin timeout for this tool. */
+  timeoutMs?: number;
+  handler: ToolHandler<z.output<S>, C>;
+}
+
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** A read returns `{ contents }`, a string (text with the resource's mimeType) or a JSON value. */
+export type ReadResult = { contents: ResourceContents[] } | string | unknown;
+
+export interface ResourceDef<C = any> {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  read(uri: string, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
+}
+
+export interface ResourceListing {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface ResourceTemplateDef<C = any> {
+  /** RFC 6570 template, e.g. `godot://class/{name}` or `godot://search{?q,kind}`. */
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Concrete resources this template stands for, merged into `resources/list`. */
+  list?(ctx: BackendContext<C>): ResourceListing[] | Promise<ResourceListing[]>;
+  /** Argument completion, keyed by template variable. */
+  complete?: Record<string, (value: string, ctx: BackendContext<C>) => string[] | Promise<string[]>>;
+  read(uri: string, variables: Record<string, string | string[]>, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+export interface PromptResult {
+  description?: string;
+  messages: PromptMessage[];
+}
+
+export interface PromptDef<C = any, S extends z.ZodType = z.ZodType> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** zod object schema of the arguments; every value is a string on the wire. */
+  args?: S;
+  /** Returns the messages, or a string sent as one user message. */
+  get(args: z.output<S>, ctx: CallContext<C>): PromptResult | string | Promise<PromptResult | string>;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  /** One line for people: what is wrong and how to fix it, or what is serving. */
+  message?: string;
+  detail?: Record<string, unknown>;
+}
+
+/** A list given as an array, or computed from the backend's context (config-gated or remote). */
+export type Listing<T, C> = T[] | ((ctx: BackendContext<C>) => T[] | Promise<T[]>);
+
+export interface Backend<C = any> {
+  /** Plugin name: lowercase letters, digits, `-`; the prefix of its public tool names. */
+  name: string;
+  version: string;
+  description: string;
+  /** zod schema of the backend's section of `.mcprc` (without the host's keys: enabled, module, eager, timeoutMs). */
+  configSchema?: z.ZodType<C>;
+  /** Environment variables that set config keys: `{ docDir: 'GODOT_DOC_DIR', 'lua.enabled': 'POB_LUA_ENABLED' }`. */
+  env?: Record<string, string>;
+  tools?: Listing<ToolDef<C, any>, C>;
+  resources?: Listing<ResourceDef<C>, C>;
+  resourceTemplates?: Listing<ResourceTemplateDef<C>, C>;
+  prompts?: Listing<PromptDef<C, any>, C>;
+  /** Runs before the first call (or at serve start with `eager: true`). Throw to report the backend unavailable. */
+  start?(ctx: BackendContext<C>): void | Promise<void>;
+  stop?(ctx: BackendContext<C>): void | Promise<void>;
+  health?(ctx: BackendContext<C>): HealthReport | Promise<HealthReport>;
+}
+
+/** A module may export a backend, or a factory that builds one. */
+export type BackendFactory<C = any> = () => Backend<C> | Promise<Backend<C>>;

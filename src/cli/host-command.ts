@@ -1,0 +1,56 @@
+// Base of every command that opens the host: shared flags, the host's inputs taken from the
+// process, and one mapping from failures to exit codes.
+import { Command, Flags } from '@oclif/core';
+import type { LogLevel } from '../backend/types.js';
+import { ConfigError } from '../config/errors.js';
+import { openConfig, openHost, type OpenHostOptions } from '../core/open.js';
+import { ContractError } from '../loader/contract.js';
+import { PluginLoadError } from '../loader/errors.js';
+import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
+import { RegistryError, UnknownNameError } from '../registry/errors.js';
+import { Exit } from './exit-codes.js';
+
+export abstract class HostCommand extends Command {
+  static override baseFlags = {
+    config: Flags.string({ char: 'c', description: 'config file to use instead of searching for .mcprc (env MCPHOST_CONFIG)', helpGroup: 'GLOBAL' }),
+    'log-level': Flags.option({ options: ['error', 'warn', 'info', 'debug'] as const, description: 'stderr log level (env MCPHOST_LOG_LEVEL)', helpGroup: 'GLOBAL' })(),
+  };
+
+  protected hostOptions(flags: { config?: string; 'log-level'?: LogLevel }, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
+    return {
+      cwd: process.cwd(),
+      env: process.env,
+      configFile: flags.config,
+      logLevel: flags['log-level'],
+      installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
+      ...extra,
+    };
+  }
+
+  protected openHost(options: OpenHostOptions) {
+    return openHost(options);
+  }
+
+  protected openConfig(options: OpenHostOptions) {
+    return openConfig(options);
+  }
+
+  protected splitPlugins(value: string | undefined): string[] | undefined {
+    const names = value?.split(',').map((s) => s.trim()).filter(Boolean);
+    return names && names.length > 0 ? names : undefined;
+  }
+
+  /** Expected failures become one message and a documented exit code; anything else is a bug. */
+  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    const exit = exitCodeFor(error);
+    if (exit !== undefined) this.error(error.message, { exit });
+    return super.catch(error);
+  }
+}
+
+export function exitCodeFor(error: unknown): number | undefined {
+  if (error instanceof ConfigError) return Exit.CONFIG;
+  if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
+  if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
+  return undefined;
+}

@@ -1,0 +1,190 @@
+// `mcphost call <plugin> <tool> --param value …`: flags generated at run time from the tool's JSON
+// Schema. Values are coerced per the schema (a string stays a string even when it looks numeric),
+// arrays repeat the flag, objects are JSON, and unknown flags are refused with the valid ones.
+import type { JsonSchema } from '../registry/schemas.js';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Flags the host itself reads in `call`; a tool parameter of the same name goes after `--`. */
+export const HOST_CALL_FLAGS = new Set(['json', 'args', 'config', 'log-level', 'timeout', 'help']);
+
+export interface RawFlag {
+  name: string;
+  value?: string;
+  /** The text as typed, for messages. */
+  text: string;
+}
+
+export interface SplitArgv {
+  positionals: string[];
+  host: Map<string, string | true>;
+  flags: RawFlag[];
+}
+
+/** Separates positionals, the host's own flags, and the rest (tool parameters, plugin settings). */
+export function splitArgv(argv: string[]): SplitArgv {
+  const out: SplitArgv = { positionals: [], host: new Map(), flags: [] };
+  let afterDashes = false;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === '--' && !afterDashes) {
+      afterDashes = true;
+      continue;
+    }
+    if (!token.startsWith('--') || token === '--') {
+      if (!afterDashes && token === '-c' && i + 1 < argv.length) {
+        out.host.set('config', argv[++i]);
+        continue;
+      }
+      if (out.flags.length > 0 && out.flags[out.flags.length - 1].value === undefined) {
+        out.flags[out.flags.length - 1].value = token;
+        continue;
+      }
+      out.positionals.push(token);
+      continue;
+    }
+    const eq = token.indexOf('=');
+    const name = token.slice(2, eq === -1 ? undefined : eq);
+    const inline = eq === -1 ? undefined : token.slice(eq + 1);
+    if (!afterDashes && HOST_CALL_FLAGS.has(name)) {
+      if (name === 'json' || name === 'help') out.host.set(name, true);
+      else {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new UsageError(`--${name} needs a value`);
+        out.host.set(name, value);
+      }
+      continue;
+    }
+    out.flags.push({ name, value: inline, text: token });
+  }
+  return out;
+}
+
+type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | 'any';
+
+interface ParamShape {
+  name: string;
+  kinds: Set<Kind>;
+  enum?: unknown[];
+  items?: ParamShape;
+  required: boolean;
+  description?: string;
+  default?: unknown;
+}
+
+export function paramShapes(schema: JsonSchema): ParamShape[] {
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(props).map(([name, s]) => shapeOf(name, s, required.has(name)));
+}
+
+function shapeOf(name: string, s: JsonSchema, required: boolean): ParamShape {
+  const kinds = new Set<Kind>();
+  let enumValues: unknown[] | undefined;
+  let items: ParamShape | undefined;
+  const visit = (node: JsonSchema) => {
+    if (Array.isArray(node.enum)) enumValues = [...(enumValues ?? []), ...node.enum];
+    if ('const' in node) enumValues = [...(enumValues ?? []), node.const];
+    const t = node.type;
+    for (const k of Array.isArray(t) ? t : t ? [t] : []) kinds.add(k as Kind);
+    if (node.items && typeof node.items === 'object') items = shapeOf(name, node.items as JsonSchema, false);
+    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+      if (Array.isArray(node[key])) for (const sub of node[key] as JsonSchema[]) visit(sub);
+    }
+  };
+  visit(s);
+  if (enumValues && kinds.size === 0) for (const v of enumValues) kinds.add(typeof v as Kind);
+  if (kinds.size === 0) kinds.add('any');
+  return { name, kinds, enum: enumValues, items, required, description: s.description as string | undefined, default: s.default };
+}
+
+export function kebab(name: string): string {
+  return name.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+function findParam(params: ParamShape[], flag: string): { param: ParamShape; negated: boolean } | undefined {
+  for (const negated of [false, true]) {
+    const wanted = negated ? flag.replace(/^no-/, '') : flag;
+    if (negated && wanted === flag) continue;
+    const param = params.find((p) => p.name === wanted || kebab(p.name) === wanted);
+    if (param && (!negated || param.kinds.has('boolean'))) return { param, negated };
+  }
+  return undefined;
+}
+
+export function typeLabel(p: ParamShape): string {
+  if (p.enum) return p.enum.map((v) => String(v)).join('|');
+  if (p.kinds.has('array')) return `${p.items ? typeLabel(p.items) : 'value'}…`;
+  return [...p.kinds].filter((k) => k !== 'null').join('|') || 'value';
+}
+
+function coerce(p: ParamShape, text: string, flag: string): unknown {
+  const problem = (want: string) => new UsageError(`--${flag} expects ${want}, got ${JSON.stringify(text)}`);
+  const k = p.kinds;
+  let value: unknown;
+  if (k.has('string') || k.has('any')) value = text;
+  else if (k.has('integer') || k.has('number')) {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isFinite(n)) throw problem(k.has('integer') ? 'an integer' : 'a number');
+    if (!k.has('number') && !Number.isInteger(n)) throw problem('an integer');
+    value = n;
+  } else if (k.has('boolean')) {
+    if (!['true', 'false'].includes(text)) throw problem('true or false');
+    value = text === 'true';
+  } else if (k.has('object') || k.has('array')) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw problem('JSON');
+    }
+  } else if (k.has('null')) {
+    if (text !== 'null') throw problem('null');
+    value = null;
+  } else value = text;
+  if (p.enum && !p.enum.includes(value)) {
+    throw new UsageError(`--${flag} must be one of ${p.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+export interface ToolFlagsResult {
+  args: Record<string, unknown>;
+}
+
+/** Parses the tool's flags; `flags` must not contain plugin settings any more. */
+export function parseToolFlags(flags: RawFlag[], schema: JsonSchema, describe: string): ToolFlagsResult {
+  const params = paramShapes(schema);
+  const args: Record<string, unknown> = {};
+  for (const flag of flags) {
+    const found = findParam(params, flag.name);
+    if (!found) {
+      const valid = params.map((p) => `--${kebab(p.name)}`).join(', ') || 'none';
+      throw new UsageError(`unknown flag ${flag.text.split('=')[0]} for ${describe}; valid flags: ${valid}`);
+    }
+    const { param, negated } = found;
+    if (param.kinds.has('boolean') && !param.kinds.has('string') && (flag.value === undefined || negated)) {
+      if (negated && flag.value !== undefined) throw new UsageError(`--${flag.name} takes no value`);
+      args[param.name] = !negated;
+      continue;
+    }
+    if (flag.value === undefined) throw new UsageError(`--${flag.name} needs a value (${typeLabel(param)})`);
+    if (param.kinds.has('array')) {
+      const list = (args[param.name] as unknown[] | undefined) ?? [];
+      if (flag.value.trim().startsWith('[')) {
+        list.push(...(coerce({ ...param, kinds: new Set(['array']), enum: undefined }, flag.value, flag.name) as unknown[]));
+      } else {
+        list.push(param.items ? coerce(param.items, flag.value, flag.name) : flag.value);
+      }
+      args[param.name] = list;
+      continue;
+    }
+    if (param.name in args) throw new UsageError(`--${flag.name} given twice`);
+    args[param.name] = coerce(param, flag.value, flag.name);
+  }
+  return { args };
+}

@@ -1,0 +1,37 @@
+import { Flags } from '@oclif/core';
+import { HostCommand } from '../cli/host-command.js';
+import { Exit } from '../cli/exit-codes.js';
+import { columns } from '../cli/render.js';
+import { configReport } from '../core/inspect.js';
+
+export default class Config extends HostCommand {
+  static override summary = 'Print the resolved configuration and where each value came from.';
+  static override description = 'Precedence: flags > environment > config file > defaults. Secrets (tokens, server headers and env) are redacted.';
+  static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --plugins godot --json'];
+  static override enableJsonFlag = true;
+  static override flags = {
+    plugins: Flags.string({ char: 'p', description: 'comma-separated backends whose sections to resolve (default: those in .mcprc)' }),
+  };
+
+  async run() {
+    const { flags } = await this.parse(Config);
+    const report = await configReport(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
+    if (!this.jsonEnabled()) {
+      this.log(`config file: ${report.file ?? 'none found (searched up from the working directory)'}`);
+      this.log(`plugins: ${report.plugins.value.join(', ') || 'none'}   (${report.plugins.source})`);
+      this.log('');
+      const rows = flatten(report.config).map(([key, value]) => [key, JSON.stringify(value), report.sources[key] ?? 'default']);
+      this.log(columns(rows));
+      for (const e of report.errors) this.logToStderr(`error in plugin ${e.plugin}: ${e.message}`);
+    }
+    if (report.errors.length > 0 && !this.jsonEnabled()) this.exit(Exit.CONFIG);
+    return report;
+  }
+}
+
+function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+    return Object.entries(value).flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
+  }
+  return prefix ? [[prefix, value]] : [];
+}

@@ -1,0 +1,37 @@
+import { Flags } from '@oclif/core';
+import { HostCommand } from '../cli/host-command.js';
+import { Exit } from '../cli/exit-codes.js';
+import { columns } from '../cli/render.js';
+import { doctorReport } from '../core/inspect.js';
+
+export default class Doctor extends HostCommand {
+  static override summary = 'Check each requested backend: its config, that it loads, and its health — with the fix when not.';
+  static override description = 'Exits 0 when everything is fine; otherwise 3 (config), 2 (a plugin does not load) or 4 (a backend is unhealthy).';
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --plugins pob,imhex --json'];
+  static override enableJsonFlag = true;
+  static override flags = {
+    plugins: Flags.string({ char: 'p', description: 'comma-separated backends to check (default: those in .mcprc)' }),
+  };
+
+  async run() {
+    const { flags } = await this.parse(Doctor);
+    const report = await doctorReport(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
+    if (!this.jsonEnabled()) {
+      this.log(`config: ${report.file ?? 'no config file found'}`);
+      if (report.plugins.length === 0) this.log('no plugins requested: pass --plugins or add a plugins section to .mcprc');
+      this.log(
+        columns(
+          report.plugins.map((p) => [p.ok ? '✔' : '✖', p.name, p.version ?? '', p.message.replace(/\n/g, '\n      ')]),
+          1,
+        ),
+      );
+    }
+    if (!report.ok) {
+      const stages = new Set(report.plugins.filter((p) => !p.ok).map((p) => p.stage));
+      const exit = stages.has('config') ? Exit.CONFIG : stages.has('load') || report.plugins.length === 0 ? Exit.PLUGIN : Exit.UNAVAILABLE;
+      if (this.jsonEnabled()) this.logJson(report);
+      this.exit(exit);
+    }
+    return report;
+  }
+}

@@ -1,0 +1,24 @@
+import { HostCommand } from '../../cli/host-command.js';
+import { columns, firstLine } from '../../cli/render.js';
+import { listBackends } from '../../core/inspect.js';
+import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
+
+export default class Plugins extends HostCommand {
+  static override summary = 'List built-in and installed backends with their versions.';
+  static override description = 'Install more with `mcphost plugins:install <npm package>`, link a local one with `mcphost plugins:link <dir>`, remove one with `mcphost plugins:uninstall <name>`.';
+  static override examples = ['<%= config.bin %> plugins', '<%= config.bin %> plugins --json'];
+  static override enableJsonFlag = true;
+
+  async run() {
+    await this.parse(Plugins);
+    const backends = await listBackends(installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]));
+    if (!this.jsonEnabled()) {
+      this.log(
+        columns(
+          backends.map((b) => [b.name, b.version ?? '?', b.kind === 'installed' ? `installed (${b.package})` : 'built-in', b.error ? `error: ${firstLine(b.error)}` : firstLine(b.description, 80)]),
+        ),
+      );
+    }
+    return backends;
+  }
+}

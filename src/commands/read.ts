@@ -1,0 +1,31 @@
+import { Args, Flags } from '@oclif/core';
+import { HostCommand } from '../cli/host-command.js';
+import { Exit } from '../cli/exit-codes.js';
+import { UnknownNameError } from '../registry/errors.js';
+
+export default class Read extends HostCommand {
+  static override summary = 'Read a resource by URI and print its contents.';
+  static override examples = ['<%= config.bin %> read godot://class/Node2D --plugins godot', '<%= config.bin %> read "godot://search?q=timer" --json'];
+  static override enableJsonFlag = true;
+  static override args = { uri: Args.string({ description: 'resource URI', required: true }) };
+  static override flags = {
+    plugins: Flags.string({ char: 'p', description: 'comma-separated backends (default: the plugins and servers in .mcprc)' }),
+  };
+
+  async run() {
+    const { args, flags } = await this.parse(Read);
+    const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
+    try {
+      const result = await registry.readResource(args.uri).catch((error: Error) => {
+        if (error instanceof UnknownNameError) this.error(`no resource ${args.uri} in ${registry.hosts.map((h) => h.name).join(', ')}`, { exit: Exit.USAGE });
+        this.error(error.message, { exit: Exit.TOOL_ERROR });
+      });
+      if (!this.jsonEnabled()) {
+        for (const c of result.contents) this.log(c.text ?? `[${c.mimeType ?? 'binary'} ${c.uri}, ${c.blob?.length ?? 0} base64 chars]`);
+      }
+      return result;
+    } finally {
+      await registry.close();
+    }
+  }
+}

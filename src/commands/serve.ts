@@ -1,0 +1,58 @@
+import { Flags } from '@oclif/core';
+import type { Override } from '../config/resolve.js';
+import { HostCommand } from '../cli/host-command.js';
+import { Exit } from '../cli/exit-codes.js';
+import { isLoopback } from '../server/http-guards.js';
+import { serveOnHttp } from '../server/http.js';
+import { installShutdown } from '../server/lifecycle.js';
+import { serveOnStdio } from '../server/stdio.js';
+
+export default class Serve extends HostCommand {
+  static override summary = 'Serve the chosen backends over MCP (stdio by default, or Streamable HTTP).';
+  static override description =
+    'stdio is for clients that spawn mcphost (Claude Desktop, Claude Code, Cursor). HTTP serves /mcp and /health on 127.0.0.1 unless --host says otherwise; a non-loopback host needs a bearer token.';
+  static override examples = [
+    '<%= config.bin %> serve --plugins godot,pob',
+    '<%= config.bin %> serve --plugins godot,imhex --transport http --port 7010',
+    'MCPHOST_TOKEN=secret <%= config.bin %> serve --transport http --host 0.0.0.0',
+  ];
+
+  static override flags = {
+    plugins: Flags.string({ char: 'p', description: 'comma-separated backends to serve (env MCPHOST_PLUGINS; default: the plugins and servers in .mcprc)' }),
+    transport: Flags.option({ options: ['stdio', 'http'] as const, default: 'stdio', description: 'how clients connect' })(),
+    host: Flags.string({ description: 'HTTP bind address (env MCPHOST_HOST; default 127.0.0.1)' }),
+    port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
+    http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
+    token: Flags.string({ description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve);
+    const transport = flags.http !== undefined ? 'http' : flags.transport;
+    const overrides: Override[] = [];
+    if (flags.host !== undefined) overrides.push({ path: 'http.host', value: flags.host, flag: '--host' });
+    const port = flags.http ?? flags.port;
+    if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
+    if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
+
+    const { registry, logger, resolved } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides }));
+    const http = resolved.config.http;
+    if (transport === 'http' && !isLoopback(http.host) && !http.token) {
+      await registry.close();
+      this.error(`Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`, { exit: Exit.USAGE });
+    }
+    const info = { name: 'mcphost', version: this.config.version };
+    void registry.startEager();
+    const names = registry.hosts.map((h) => h.name).join(', ');
+    if (transport === 'http') {
+      const serving = await serveOnHttp(registry, info, http, logger);
+      logger.info(`serving ${names} on ${serving.url}`);
+      installShutdown({ logger, deadlineMs: resolved.config.timeouts.shutdownMs, close: () => serving.close().then(() => registry.close()) });
+    } else {
+      const serving = serveOnStdio(registry, info, logger);
+      logger.info(`serving ${names} on stdio`);
+      installShutdown({ logger, deadlineMs: resolved.config.timeouts.shutdownMs, close: () => serving.close().then(() => registry.close()), alsoOn: serving.closed });
+    }
+    // run() returns; the open server (or stdin) keeps the process alive until shutdown.
+  }
+}

@@ -1,0 +1,47 @@
+// Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
+import path from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import { ConfigError } from './errors.js';
+
+export const SEARCH_PLACES = [
+  'package.json',
+  '.mcprc',
+  '.mcprc.json',
+  '.mcprc.yaml',
+  '.mcprc.yml',
+  '.mcprc.js',
+  '.mcprc.mjs',
+  'mcphost.config.js',
+  'mcphost.config.mjs',
+];
+
+export interface FoundConfig {
+  /** Absolute path of the file, or undefined when none was found. */
+  file?: string;
+  raw: Record<string, unknown>;
+}
+
+export async function findConfig(options: { cwd: string; file?: string; stopDir?: string }): Promise<FoundConfig> {
+  const explorer = cosmiconfig('mcphost', {
+    searchPlaces: SEARCH_PLACES,
+    searchStrategy: 'global',
+    stopDir: options.stopDir,
+    cache: false,
+  });
+  let result;
+  try {
+    result = options.file
+      ? await explorer.load(path.resolve(options.cwd, options.file))
+      : await explorer.search(options.cwd);
+  } catch (error) {
+    const file = options.file ? path.resolve(options.cwd, options.file) : undefined;
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
+    throw new ConfigError(`Cannot read config${file ? ` ${file}` : ''}: ${reason}`, [], file);
+  }
+  if (!result || result.isEmpty) return { file: result?.filepath, raw: {} };
+  const raw = result.config;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(`Invalid config in ${result.filepath}: expected an object at the top level`, [], result.filepath);
+  }
+  return { file: result.filepath, raw: raw as Record<string, unknown> };
+}

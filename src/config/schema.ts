@@ -1,0 +1,74 @@
+// The host's part of `.mcprc`. Each plugin validates its own section with its `configSchema`;
+// here a plugin section only carries the keys the host itself reads.
+import * as z from 'zod';
+
+export const HOST_PLUGIN_KEYS = ['enabled', 'module', 'eager', 'timeoutMs'] as const;
+
+const positiveMs = z.number().int().positive();
+
+export const pluginSectionSchema = z.looseObject({
+  enabled: z.boolean().optional().describe('serve this plugin when --plugins is not given (default true)'),
+  module: z.string().min(1).optional().describe('path of a backend module, for a plugin that is neither built in nor installed'),
+  eager: z.boolean().optional().describe('start the backend when serving starts instead of on first use'),
+  timeoutMs: positiveMs.optional().describe('tool-call timeout for this plugin'),
+});
+
+const upstreamCommon = {
+  enabled: z.boolean().optional(),
+  eager: z.boolean().optional(),
+  timeoutMs: positiveMs.optional(),
+  allowedTools: z.array(z.string()).optional(),
+  blockedTools: z.array(z.string()).optional(),
+};
+
+export const stdioServerSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  ...upstreamCommon,
+});
+
+export const httpServerSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+  ...upstreamCommon,
+});
+
+export const upstreamServerSchema = z.union([stdioServerSchema, httpServerSchema]);
+
+export const hostConfigSchema = z.strictObject({
+  plugins: z.record(z.string(), pluginSectionSchema).default({}),
+  servers: z.record(z.string(), upstreamServerSchema).default({}),
+  http: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(7010),
+      token: z.string().min(1).optional(),
+      allowedOrigins: z.array(z.string()).default([]),
+      allowedHosts: z.array(z.string()).default([]),
+      maxBodyBytes: z.number().int().positive().default(4 * 1024 * 1024),
+    })
+    .prefault({}),
+  timeouts: z
+    .strictObject({
+      toolMs: positiveMs.default(60_000),
+      startMs: positiveMs.default(30_000),
+      shutdownMs: positiveMs.default(2_000),
+    })
+    .prefault({}),
+  log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
+});
+
+export type HostConfig = z.output<typeof hostConfigSchema>;
+export type PluginSection = z.output<typeof pluginSectionSchema>;
+export type UpstreamServerConfig = z.output<typeof upstreamServerSchema>;
+
+/** Host settings that environment variables set (flags are mapped by each command). */
+export const HOST_ENV: Record<string, string> = {
+  'http.host': 'MCPHOST_HOST',
+  'http.port': 'MCPHOST_PORT',
+  'http.token': 'MCPHOST_TOKEN',
+  'timeouts.toolMs': 'MCPHOST_TIMEOUT_MS',
+  'log.level': 'MCPHOST_LOG_LEVEL',
+};

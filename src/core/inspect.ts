@@ -1,0 +1,157 @@
+// What `mcphost config`, `doctor` and `plugins` report: each backend loaded on its own so one
+// broken plugin is reported next to the others instead of hiding them.
+import type { HealthReport } from '../backend/types.js';
+import { ConfigError } from '../config/errors.js';
+import { describeSource } from '../config/layers.js';
+import { HOST_PLUGIN_KEYS } from '../config/schema.js';
+import { builtinNames, BUILTIN_ROOT, builtinEntry } from '../loader/builtins.js';
+import type { InstalledPackage } from '../loader/installed.js';
+import { configureBackend, importBackend, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
+import { Registry } from '../registry/registry.js';
+import { openConfig, type OpenedConfig, type OpenOptions } from './open.js';
+import { pathToFileURL } from 'node:url';
+
+export interface PluginReport {
+  name: string;
+  ok: boolean;
+  stage: 'load' | 'config' | 'health';
+  version?: string;
+  origin?: string;
+  message: string;
+  health?: HealthReport;
+}
+
+function loaderOptions(opened: OpenedConfig, options: OpenOptions): LoaderOptions {
+  return {
+    resolved: opened.resolved,
+    installed: options.installed,
+    builtinRoot: options.builtinRoot,
+    logger: opened.logger,
+    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, opened.resolved.env),
+  };
+}
+
+async function loadEach(opened: OpenedConfig, options: OpenOptions, names: string[]) {
+  const lo = loaderOptions(opened, options);
+  return Promise.all(
+    names.map(async (name): Promise<{ name: string; loaded?: LoadedBackend; error?: Error; stage?: 'load' | 'config' }> => {
+      let imported;
+      try {
+        imported = await importBackend(name, lo);
+      } catch (error) {
+        return { name, error: error as Error, stage: 'load' };
+      }
+      try {
+        return { name, loaded: configureBackend(imported, opened.resolved) };
+      } catch (error) {
+        return { name, error: error as Error, stage: error instanceof ConfigError ? 'config' : 'load' };
+      }
+    }),
+  );
+}
+
+export interface ConfigReport {
+  file?: string;
+  plugins: { value: string[]; source: string };
+  config: Record<string, unknown>;
+  sources: Record<string, string>;
+  errors: Array<{ plugin: string; message: string }>;
+}
+
+
+export async function configReport(options: OpenOptions): Promise<ConfigReport> {
+  const opened = await openConfig(options);
+  const { resolved } = opened;
+  const results = await loadEach(opened, options, resolved.plugins);
+  const config = structuredClone(resolved.config) as unknown as Record<string, Record<string, unknown>>;
+  for (const r of results) {
+    if (!r.loaded || r.loaded.origin.kind === 'server') continue;
+    const hostKeys = Object.fromEntries(Object.entries(resolved.config.plugins[r.name] ?? {}).filter(([k]) => (HOST_PLUGIN_KEYS as readonly string[]).includes(k)));
+    config.plugins[r.name] = { ...hostKeys, ...(r.loaded.config as Record<string, unknown>) };
+  }
+  if (config.http?.token) config.http.token = '<redacted>';
+  // Headers and environment of mounted servers usually carry credentials.
+  for (const server of Object.values(config.servers ?? {}) as Array<Record<string, Record<string, string> | undefined>>) {
+    for (const key of ['headers', 'env']) {
+      const values = server[key];
+      if (values) for (const k of Object.keys(values)) values[k] = '<redacted>';
+    }
+  }
+  const sources: Record<string, string> = {};
+  for (const [key, source] of [...resolved.sources.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
+  return {
+    file: resolved.file,
+    plugins: { value: resolved.plugins, source: describeSource(resolved.pluginsSource) },
+    config,
+    sources,
+    errors: results.filter((r) => r.error).map((r) => ({ plugin: r.name, message: r.error!.message })),
+  };
+}
+
+
+export interface DoctorReport {
+  file?: string;
+  ok: boolean;
+  plugins: PluginReport[];
+}
+
+export async function doctorReport(options: OpenOptions): Promise<DoctorReport> {
+  const opened = await openConfig(options);
+  const names = opened.resolved.plugins;
+  const results = await loadEach(opened, options, names);
+  const reports: PluginReport[] = [];
+  const loaded = results.filter((r) => r.loaded).map((r) => r.loaded!);
+  const registry = loaded.length ? await Registry.create(loaded, { logger: opened.logger, timeouts: opened.resolved.config.timeouts }) : undefined;
+  try {
+    const health = registry ? await registry.health() : {};
+    for (const r of results) {
+      if (r.error) {
+        reports.push({ name: r.name, ok: false, stage: r.stage!, message: r.error.message });
+        continue;
+      }
+      const h = health[r.name];
+      reports.push({
+        name: r.name,
+        ok: h.ok,
+        stage: 'health',
+        version: r.loaded!.backend.version,
+        origin: `${r.loaded!.origin.kind} ${r.loaded!.origin.location}`,
+        message: h.message ?? (h.ok ? 'ok' : 'unhealthy'),
+        health: h,
+      });
+    }
+  } finally {
+    await registry?.close();
+  }
+  return { file: opened.resolved.file, ok: reports.length > 0 && reports.every((r) => r.ok), plugins: reports };
+}
+
+export interface BackendListing {
+  name: string;
+  kind: 'built-in' | 'installed';
+  version?: string;
+  description?: string;
+  package?: string;
+  location: string;
+  error?: string;
+}
+
+/** Built-in and installed backends, each imported to read its version. */
+export async function listBackends(installed: InstalledPackage[], root = BUILTIN_ROOT): Promise<BackendListing[]> {
+  const entries = [
+    ...builtinNames(root).map((name) => ({ name, kind: 'built-in' as const, location: builtinEntry(name, root)! })),
+    ...installed.map((p) => ({ name: p.backendName, kind: 'installed' as const, location: p.entry, package: `${p.packageName}@${p.version}` })),
+  ];
+  return Promise.all(
+    entries.map(async (e): Promise<BackendListing> => {
+      try {
+        const mod = await import(pathToFileURL(e.location).href);
+        let backend = mod.default ?? mod.backend;
+        if (typeof backend === 'function') backend = await backend();
+        return { ...e, version: backend?.version, description: backend?.description };
+      } catch (error) {
+        return { ...e, error: (error as Error).message };
+      }
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+// The one logger. It writes to stderr only: in stdio mode stdout carries protocol and nothing else.
+import { inspect } from 'node:util';
+import type { Logger, LogLevel } from '../backend/types.js';
+
+const rank: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  scope?: string;
+  write?: (line: string) => void;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const scope = options.scope ?? 'mcphost';
+  const emit = (at: LogLevel) => (message: string, detail?: unknown) => {
+    if (rank[at] > rank[level]) return;
+    const extra = detail === undefined ? '' : ` ${formatDetail(detail)}`;
+    write(`[${scope}] ${at}: ${message}${extra}\n`);
+  };
+  return {
+    error: emit('error'),
+    warn: emit('warn'),
+    info: emit('info'),
+    debug: emit('debug'),
+    child: (child: string) => createLogger({ ...options, level, write, scope: `${scope}:${child}` }),
+  };
+}
+
+function formatDetail(detail: unknown): string {
+  if (detail instanceof Error) return detail.message;
+  if (typeof detail === 'string') return detail;
+  return inspect(detail, { depth: 4, breakLength: Infinity });
+}
+
+export const silentLogger: Logger = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  child: () => silentLogger,
+};
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && value in rank;
+}

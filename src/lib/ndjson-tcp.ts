@@ -1,0 +1,99 @@
+// A client for a newline-delimited JSON server over TCP: one connection reused, requests
+// correlated by id, connect and request timeouts, and a fresh connection after a drop.
+import { Socket } from 'node:net';
+import { JsonLinesPeer, PeerError, type RequestOptions } from './json-lines.js';
+
+export class ConnectError extends Error {
+  readonly host: string;
+  readonly port: number;
+  constructor(host: string, port: number, reason: string, options?: { cause?: unknown }) {
+    super(`cannot connect to ${host}:${port}: ${reason}`, options);
+    this.name = 'ConnectError';
+    this.host = host;
+    this.port = port;
+  }
+}
+
+export interface NdjsonTcpOptions {
+  host: string;
+  port: number;
+  connectTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  onStray?(line: string, reason: string): void;
+}
+
+export class NdjsonTcpClient {
+  private readonly options: NdjsonTcpOptions;
+  private socket?: Socket;
+  private peer?: JsonLinesPeer;
+  private connecting?: Promise<JsonLinesPeer>;
+  private nextId = 1;
+
+  constructor(options: NdjsonTcpOptions) {
+    this.options = options;
+  }
+
+  get connected(): boolean {
+    return this.peer !== undefined;
+  }
+
+  private connect(): Promise<JsonLinesPeer> {
+    if (this.peer) return Promise.resolve(this.peer);
+    this.connecting ??= new Promise<JsonLinesPeer>((resolve, reject) => {
+      const { host, port } = this.options;
+      const socket = new Socket();
+      const timeoutMs = this.options.connectTimeoutMs ?? 3_000;
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new ConnectError(host, port, `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.setEncoding('utf8');
+      socket.setNoDelay(true);
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(new ConnectError(host, port, error.code ?? error.message, { cause: error }));
+      });
+      socket.connect(port, host, () => {
+        clearTimeout(timer);
+        const peer = new JsonLinesPeer({ write: (line) => void socket.write(line), onStray: this.options.onStray });
+        socket.removeAllListeners('error');
+        socket.on('data', (chunk: string) => peer.receive(chunk));
+        const drop = (reason: string) => {
+          peer.close(new PeerError('CLOSED', `connection to ${host}:${port} closed${reason ? `: ${reason}` : ''}`));
+          if (this.socket === socket) {
+            this.socket = undefined;
+            this.peer = undefined;
+          }
+        };
+        socket.on('error', (error: NodeJS.ErrnoException) => drop(error.code ?? error.message));
+        socket.on('close', () => drop(''));
+        this.socket = socket;
+        this.peer = peer;
+        resolve(peer);
+      });
+    }).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Sends `message` with a fresh id (unless it has one) and resolves with the answer. */
+  async request(message: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    const peer = await this.connect();
+    const id = (message.id as string | number | undefined) ?? this.nextId++;
+    try {
+      return await peer.request({ ...message, id }, { timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs, signal: options.signal });
+    } catch (error) {
+      // A request that timed out leaves the server in an unknown state: start over next time.
+      if (error instanceof PeerError && error.code === 'TIMEOUT') this.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.socket?.destroy();
+    this.peer?.close();
+    this.socket = undefined;
+    this.peer = undefined;
+  }
+}

@@ -1,0 +1,20 @@
+// Built-in backends live in `plugins/<name>/index.ts` (compiled to dist/plugins). They are found by
+// listing that folder, never by importing them all, so start-up does not grow with their number.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BUILTIN_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins');
+
+export function builtinNames(root = BUILTIN_ROOT): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'index.js')))
+    .map((d) => d.name)
+    .sort();
+}
+
+export function builtinEntry(name: string, root = BUILTIN_ROOT): string | undefined {
+  const entry = path.join(root, name, 'index.js');
+  return /^[a-z0-9-]+$/.test(name) && existsSync(entry) ? entry : undefined;
+}

@@ -1,0 +1,85 @@
+// Checks that a module's export satisfies the Backend contract, and says what is wrong when not.
+import * as z from 'zod';
+import type { Backend } from '../backend/types.js';
+import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+
+export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** A zod ≥ 4 schema; a zod 3 schema registers but breaks `tools/list` for every client. */
+export function isZod4Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as z.ZodType).safeParse === 'function';
+}
+
+export function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value);
+}
+
+const zodSchema = (what: string) =>
+  z.custom<z.ZodType>(isZod4Schema, {
+    error: (issue) =>
+      isZod3Schema(issue.input)
+        ? `${what} is a zod 3 schema; use zod ≥ 4.2 (import * as z from 'zod')`
+        : `expected ${what} to be a zod schema`,
+  });
+
+const schemaOrJson = (what: string) => z.union([zodSchema(what), z.strictObject({ jsonSchema: z.record(z.string(), z.unknown()) })], {
+  error: (issue) =>
+    isZod3Schema(issue.input) ? `${what} is a zod 3 schema; use zod ≥ 4.2 (import * as z from 'zod')` : `expected ${what} to be a zod schema or { jsonSchema }`,
+});
+
+const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' });
+const listing = <T extends z.ZodType>(item: T) => z.union([z.array(item), fn]);
+
+const toolShape = z.looseObject({
+  name: z.string().regex(TOOL_NAME, 'expected 1–128 characters from A-Z a-z 0-9 _ . -'),
+  title: z.string().optional(),
+  description: z.string(),
+  input: schemaOrJson('input'),
+  output: schemaOrJson('output').optional(),
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  handler: fn,
+});
+
+const resourceShape = z.looseObject({ uri: z.string().min(1), name: z.string().min(1), read: fn });
+const templateShape = z.looseObject({ uriTemplate: z.string().min(1), name: z.string().min(1), read: fn });
+const promptShape = z.looseObject({
+  name: z.string().regex(TOOL_NAME, 'expected 1–128 characters from A-Z a-z 0-9 _ . -'),
+  args: zodSchema('args').optional(),
+  get: fn,
+});
+
+export const backendShape = z.looseObject({
+  name: z.string().regex(PLUGIN_NAME, 'expected letters, digits, _ . - (at most 64)'),
+  version: z.string().min(1),
+  description: z.string(),
+  configSchema: zodSchema('configSchema').optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  tools: listing(toolShape).optional(),
+  resources: listing(resourceShape).optional(),
+  resourceTemplates: listing(templateShape).optional(),
+  prompts: listing(promptShape).optional(),
+  start: fn.optional(),
+  stop: fn.optional(),
+  health: fn.optional(),
+});
+
+export class ContractError extends Error {
+  constructor(where: string, detail: string) {
+    super(`${where} does not satisfy the Backend contract:\n${detail.replace(/^/gm, '  ')}`);
+    this.name = 'ContractError';
+  }
+}
+
+export function checkBackend(value: unknown, where: string): Backend {
+  const parsed = backendShape.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw new ContractError(where, formatIssueLines(issueLines(parsed.error, value, [], backendShape)));
+  return value as Backend;
+}
+
+/** Checks tools computed at run time (a `tools` function) with the same rules as static ones. */
+export function checkTools(value: unknown, where: string): void {
+  const parsed = z.array(toolShape).safeParse(value, { reportInput: true });
+  if (!parsed.success) throw new ContractError(where, formatIssueLines(issueLines(parsed.error, value, ['tools'])));
+}

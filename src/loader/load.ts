@@ -1,0 +1,149 @@
+// Turns a plugin name into a loaded backend: a `servers` entry, else a built-in plugin, else an
+// installed npm plugin, else `plugins.<name>.module` from the config. Only the requested modules
+// are imported.
+import { pathToFileURL } from 'node:url';
+import type { Backend, Logger } from '../backend/types.js';
+import { resolvePluginConfig, type ResolvedConfig } from '../config/resolve.js';
+import type { PluginSection, UpstreamServerConfig } from '../config/schema.js';
+import { ConfigError } from '../config/errors.js';
+import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
+import { checkBackend } from './contract.js';
+import { PluginLoadError } from './errors.js';
+import type { InstalledPackage } from './installed.js';
+
+export type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
+
+export interface LoadedBackend {
+  /** The name it is served under (what users type in --plugins; the prefix of its tool names). */
+  name: string;
+  backend: Backend;
+  /** The backend's validated config section. */
+  config: unknown;
+  /** The host's keys of the section (eager, timeoutMs, …). */
+  section: PluginSection;
+  origin: { kind: OriginKind; location: string };
+}
+
+export interface LoaderOptions {
+  resolved: ResolvedConfig;
+  installed?: InstalledPackage[];
+  builtinRoot?: string;
+  logger: Logger;
+  /** Builds the backend for a `servers` entry (the upstream proxy); injected to keep the loader small. */
+  upstream?: (name: string, server: UpstreamServerConfig) => Backend | Promise<Backend>;
+}
+
+export interface ImportedBackend {
+  name: string;
+  backend: Backend;
+  section: PluginSection;
+  origin: LoadedBackend['origin'];
+  /** Set for a `servers` entry: its config is the entry itself. */
+  server?: UpstreamServerConfig;
+}
+
+/** Finds and imports a backend without configuring it (so its config keys can be read first). */
+export async function importBackend(name: string, options: LoaderOptions): Promise<ImportedBackend> {
+  const { resolved } = options;
+  const section: PluginSection = resolved.config.plugins[name] ?? {};
+  const server = resolved.config.servers[name];
+  if (server) {
+    if (!options.upstream) throw new PluginLoadError(name, `servers.${name}: mounting upstream servers is not available here`);
+    const backend = checkBackend(await options.upstream(name, server), `servers.${name}`);
+    return {
+      name,
+      backend,
+      server,
+      section: { eager: server.eager, timeoutMs: server.timeoutMs },
+      origin: { kind: 'server', location: `servers.${name}` },
+    };
+  }
+  const origin = locate(name, options, section);
+  let exported: unknown;
+  try {
+    exported = await import(pathToFileURL(origin.location).href);
+  } catch (error) {
+    throw new PluginLoadError(name, `plugin ${name}: cannot import ${origin.location}: ${(error as Error).message}`, { cause: error });
+  }
+  const backend = await instantiate(name, exported, origin.location);
+  if (backend.name !== name && origin.kind === 'builtin') {
+    throw new PluginLoadError(name, `plugin ${name}: ${origin.location} exports a backend named ${backend.name}`);
+  }
+  return { name, backend, section, origin };
+}
+
+/** Validates the backend's config section (file < environment < flag overrides). */
+export function configureBackend(imported: ImportedBackend, resolved: ResolvedConfig): LoadedBackend {
+  const { name, backend, section, origin } = imported;
+  if (imported.server) return { name, backend, config: imported.server, section, origin };
+  let config: unknown;
+  try {
+    config = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });
+  }
+  return { name, backend, config, section, origin };
+}
+
+export async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {
+  return configureBackend(await importBackend(name, options), options.resolved);
+}
+
+function locate(name: string, options: LoaderOptions, section: PluginSection): LoadedBackend['origin'] {
+  const builtin = builtinEntry(name, options.builtinRoot ?? BUILTIN_ROOT);
+  if (builtin) {
+    if (section.module) options.logger.warn(`plugins.${name}.module is ignored: ${name} is a built-in plugin`);
+    return { kind: 'builtin', location: builtin };
+  }
+  const installed = options.installed?.find((p) => p.backendName === name);
+  if (installed) return { kind: 'installed', location: installed.entry };
+  if (section.module) return { kind: 'module', location: section.module };
+  const builtins = builtinNames(options.builtinRoot ?? BUILTIN_ROOT);
+  const installedNames = (options.installed ?? []).map((p) => p.backendName);
+  throw new PluginLoadError(
+    name,
+    `plugin ${name} not found: it is not built in (${builtins.join(', ') || 'none'}), not installed` +
+      `${installedNames.length ? ` (installed: ${installedNames.join(', ')})` : ''}, not a servers entry, and .mcprc has no plugins.${name}.module.` +
+      ` Install one with \`mcphost plugins:install mcphost-plugin-${name}\`, or set plugins.${name}.module to a backend module path.`,
+  );
+}
+
+async function instantiate(name: string, exported: unknown, where: string): Promise<Backend> {
+  const mod = exported as { default?: unknown; backend?: unknown };
+  const candidate = mod.default ?? mod.backend;
+  if (candidate === undefined) {
+    throw new PluginLoadError(name, `plugin ${name}: ${where} has no default export (or export named \`backend\`)`);
+  }
+  let value: unknown = candidate;
+  if (typeof candidate === 'function') {
+    try {
+      value = await (candidate as () => unknown)();
+    } catch (error) {
+      throw new PluginLoadError(name, `plugin ${name}: the backend factory in ${where} threw: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  try {
+    return checkBackend(value, `plugin ${name} (${where})`);
+  } catch (error) {
+    throw new PluginLoadError(name, (error as Error).message, { cause: error });
+  }
+}
+
+export interface LoadResult {
+  loaded: LoadedBackend[];
+  failures: Array<PluginLoadError | ConfigError>;
+}
+
+/** Loads every requested backend; one that fails is reported while the others load. */
+export async function loadBackends(names: string[], options: LoaderOptions): Promise<LoadResult> {
+  const settled = await Promise.allSettled(names.map((n) => loadBackend(n, options)));
+  const loaded: LoadedBackend[] = [];
+  const failures: LoadResult['failures'] = [];
+  settled.forEach((s, i) => {
+    if (s.status === 'fulfilled') loaded.push(s.value);
+    else if (s.reason instanceof PluginLoadError || s.reason instanceof ConfigError) failures.push(s.reason);
+    else failures.push(new PluginLoadError(names[i], `plugin ${names[i]}: ${(s.reason as Error)?.message ?? String(s.reason)}`, { cause: s.reason }));
+  });
+  return { loaded, failures };
+}

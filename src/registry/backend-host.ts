@@ -1,0 +1,123 @@
+// One loaded backend inside the registry: its context, lazy start (retried after a failure), its
+// listings, health and stop.
+import type { Backend, BackendContext, CallContext, HealthReport, ListKind, Logger, ProgressUpdate } from '../backend/types.js';
+import { UnavailableError, isToolError } from '../backend/errors.js';
+import type { LoadedBackend } from '../loader/load.js';
+import { TimeoutError } from './errors.js';
+
+export type BackendState = 'idle' | 'starting' | 'running' | 'failed' | 'stopped';
+
+export interface BackendHostOptions {
+  logger: Logger;
+  shutdown: AbortSignal;
+  startMs: number;
+  onListChanged(plugin: string, kind: ListKind): void;
+}
+
+type ListingKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+export class BackendHost {
+  readonly name: string;
+  readonly backend: Backend;
+  readonly loaded: LoadedBackend;
+  readonly context: BackendContext;
+  state: BackendState = 'idle';
+  lastError?: string;
+  /** Set once the backend ran any of its code that may hold resources (start or a dynamic listing). */
+  private touched = false;
+  private starting?: Promise<void>;
+  private readonly options: BackendHostOptions;
+
+  constructor(loaded: LoadedBackend, options: BackendHostOptions) {
+    this.loaded = loaded;
+    this.backend = loaded.backend;
+    this.name = loaded.name;
+    this.options = options;
+    this.context = {
+      config: loaded.config,
+      logger: options.logger.child(this.name),
+      signal: options.shutdown,
+      notifyListChanged: (kind) => options.onListChanged(this.name, kind),
+    };
+  }
+
+  /** Starts the backend once; after a failure the next call tries again. */
+  ensureStarted(): Promise<void> {
+    if (this.state === 'running') return Promise.resolve();
+    this.touched = true;
+    if (this.state === 'stopped') return Promise.reject(new UnavailableError(`${this.name} is stopped`));
+    if (!this.backend.start) {
+      this.state = 'running';
+      return Promise.resolve();
+    }
+    this.starting ??= this.runStart();
+    return this.starting;
+  }
+
+  private async runStart(): Promise<void> {
+    this.state = 'starting';
+    const ms = this.options.startMs;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(() => this.backend.start!(this.context)),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new TimeoutError(`starting ${this.name}`, ms)), ms);
+        }),
+      ]);
+      this.state = 'running';
+      this.lastError = undefined;
+    } catch (error) {
+      this.state = 'failed';
+      this.lastError = (error as Error)?.message ?? String(error);
+      this.context.logger.warn(`failed to start: ${this.lastError}`);
+      throw isToolError(error) ? error : new UnavailableError(`${this.name} is unavailable: ${this.lastError}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      this.starting = undefined;
+    }
+  }
+
+  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void): CallContext {
+    return { ...this.context, signal, progress };
+  }
+
+  async listing<T>(key: ListingKey): Promise<T[]> {
+    const value = this.backend[key] as T[] | ((ctx: BackendContext) => T[] | Promise<T[]>) | undefined;
+    if (value === undefined) return [];
+    if (Array.isArray(value)) return value;
+    this.touched = true;
+    return (await value.call(this.backend, this.context)) ?? [];
+  }
+
+  async health(timeoutMs = 5_000): Promise<HealthReport & { state: BackendState }> {
+    const state = this.state;
+    if (!this.backend.health) {
+      return state === 'failed'
+        ? { ok: false, state, message: this.lastError }
+        : { ok: true, state, message: state === 'running' ? 'running' : 'ready (starts on first use)' };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const report = await Promise.race([
+        Promise.resolve().then(() => this.backend.health!(this.context)),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new TimeoutError('health check', timeoutMs)), timeoutMs);
+        }),
+      ]);
+      return { ...report, state };
+    } catch (error) {
+      return { ok: false, state, message: `health check failed: ${(error as Error).message}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops a backend that ran; safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    if (this.starting) await this.starting.catch(() => undefined);
+    if (this.touched && this.backend.stop) await this.backend.stop(this.context);
+  }
+}

@@ -1,0 +1,394 @@
+// The union of the active backends: public names, argument checks, dispatch with timeouts and
+// cancellation, error mapping, and the lifecycle of every backend. Knows nothing of transports.
+import type {
+  ListKind,
+  Logger,
+  ProgressUpdate,
+  PromptDef,
+  ResourceContents,
+  ResourceDef,
+  ResourceListing,
+  ResourceTemplateDef,
+  ToolDef,
+} from '../backend/types.js';
+import { isToolError } from '../backend/errors.js';
+import type { LoadedBackend } from '../loader/load.js';
+import { BackendHost } from './backend-host.js';
+import { CancelledError, RegistryError, ShutdownError, TimeoutError, UnknownNameError } from './errors.js';
+import { closest, publicName } from './names.js';
+import { errorOutcome, toReadContents, toToolResult, type CallOutcome } from './result.js';
+import { argsErrorText, checkArgs, inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
+import { promptArguments, runPrompt } from './prompts.js';
+import { issueLines } from '../lib/zod-issues.js';
+import type * as z from 'zod';
+
+export interface RegistryOptions {
+  logger: Logger;
+  timeouts: { toolMs: number; startMs: number; shutdownMs: number };
+}
+
+export interface PublishedTool {
+  publicName: string;
+  plugin: string;
+  host: BackendHost;
+  def: ToolDef;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+export interface PublishedPrompt {
+  publicName: string;
+  plugin: string;
+  host: BackendHost;
+  def: PromptDef;
+  arguments: Array<{ name: string; description?: string; required: boolean }>;
+}
+
+export interface PublishedResource {
+  plugin: string;
+  host: BackendHost;
+  def: ResourceDef;
+}
+
+export interface PublishedTemplate {
+  plugin: string;
+  host: BackendHost;
+  def: ResourceTemplateDef;
+}
+
+export interface CallOptions {
+  /** The caller's cancellation. */
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Overrides every configured timeout for this call. */
+  timeoutMs?: number;
+}
+
+interface Snapshot {
+  tools: Map<string, PublishedTool>;
+  prompts: Map<string, PublishedPrompt>;
+  resources: Map<string, PublishedResource>;
+  templates: PublishedTemplate[];
+}
+
+type Listener = (kind: ListKind) => void;
+
+export class Registry {
+  readonly hosts: BackendHost[];
+  private readonly options: RegistryOptions;
+  private readonly shutdown = new AbortController();
+  private snapshot?: Promise<Snapshot>;
+  private readonly listeners = new Set<Listener>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing?: Promise<void>;
+
+  private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
+    this.options = options;
+    this.hosts = loaded.map(
+      (l) =>
+        new BackendHost(l, {
+          logger: options.logger,
+          shutdown: this.shutdown.signal,
+          startMs: options.timeouts.startMs,
+          onListChanged: (_plugin, kind) => this.listChanged(kind),
+        }),
+    );
+  }
+
+  /** Builds the registry; two entries with one public name are an error naming both plugins. */
+  static async create(loaded: LoadedBackend[], options: RegistryOptions): Promise<Registry> {
+    const names = new Map<string, string>();
+    for (const l of loaded) {
+      const other = names.get(l.name);
+      if (other) throw new RegistryError(`two backends are named ${l.name} (${other} and ${l.origin.location})`);
+      names.set(l.name, l.origin.location);
+    }
+    const registry = new Registry(loaded, options);
+    registry.snapshot = registry.build(true);
+    await registry.snapshot;
+    return registry;
+  }
+
+  host(plugin: string): BackendHost | undefined {
+    return this.hosts.find((h) => h.name === plugin);
+  }
+
+  onListChanged(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private listChanged(kind: ListKind): void {
+    this.snapshot = undefined;
+    for (const listener of this.listeners) listener(kind);
+  }
+
+  private current(): Promise<Snapshot> {
+    this.snapshot ??= this.build(false);
+    return this.snapshot;
+  }
+
+  private async build(strict: boolean): Promise<Snapshot> {
+    const snap: Snapshot = { tools: new Map(), prompts: new Map(), resources: new Map(), templates: [] };
+    const conflict = (what: string, name: string, a: string, b: string) => {
+      const message = `${what} ${name} is published by both plugin ${a} and plugin ${b}`;
+      if (strict) throw new RegistryError(message);
+      this.options.logger.error(`${message}; keeping ${a}'s`);
+    };
+    const listings = await Promise.all(
+      this.hosts.map(async (host) => {
+        const safe = async <T>(key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): Promise<T[]> => {
+          try {
+            return await host.listing<T>(key);
+          } catch (error) {
+            host.lastError = (error as Error).message;
+            this.options.logger.warn(`${host.name}: cannot list ${key}: ${(error as Error).message}`);
+            return [];
+          }
+        };
+        return {
+          host,
+          tools: await safe<ToolDef>('tools'),
+          prompts: await safe<PromptDef>('prompts'),
+          resources: await safe<ResourceDef>('resources'),
+          templates: await safe<ResourceTemplateDef>('resourceTemplates'),
+        };
+      }),
+    );
+    for (const { host, tools, prompts, resources, templates } of listings) {
+      const plugin = host.name;
+      for (const def of tools) {
+        const name = publicName(plugin, def.name);
+        const seen = snap.tools.get(name);
+        if (seen) {
+          conflict('tool', name, seen.plugin, plugin);
+          continue;
+        }
+        snap.tools.set(name, {
+          publicName: name,
+          plugin,
+          host,
+          def,
+          inputSchema: inputJsonSchema(def),
+          outputSchema: def.output ? toJsonSchema(def.output, 'output') : undefined,
+        });
+      }
+      for (const def of prompts) {
+        const name = publicName(plugin, def.name);
+        const seen = snap.prompts.get(name);
+        if (seen) {
+          conflict('prompt', name, seen.plugin, plugin);
+          continue;
+        }
+        snap.prompts.set(name, { publicName: name, plugin, host, def, arguments: promptArguments(def) });
+      }
+      for (const def of resources) {
+        const seen = snap.resources.get(def.uri);
+        if (seen) {
+          conflict('resource', def.uri, seen.plugin, plugin);
+          continue;
+        }
+        snap.resources.set(def.uri, { plugin, host, def });
+      }
+      for (const def of templates) snap.templates.push({ plugin, host, def });
+    }
+    return snap;
+  }
+
+  async tools(plugin?: string): Promise<PublishedTool[]> {
+    const all = [...(await this.current()).tools.values()];
+    return plugin ? all.filter((t) => t.plugin === plugin) : all;
+  }
+
+  async findTool(name: string): Promise<PublishedTool> {
+    const tools = (await this.current()).tools;
+    const tool = tools.get(name);
+    if (!tool) {
+      const hint = closest(name, tools.keys());
+      throw new UnknownNameError('tool', name, [...tools.keys()], hint.length ? `; did you mean ${hint.join(', ')}?` : '');
+    }
+    return tool;
+  }
+
+  /** A tool by its plugin-local name, as `mcphost call <plugin> <tool>` takes it. */
+  async findLocalTool(plugin: string, local: string): Promise<PublishedTool> {
+    if (!this.host(plugin)) throw new UnknownNameError('plugin', plugin, this.hosts.map((h) => h.name));
+    const tools = await this.tools(plugin);
+    const found = tools.find((t) => t.def.name === local || t.publicName === local);
+    if (!found) {
+      const names = tools.map((t) => t.def.name);
+      const hint = closest(local, names);
+      throw new UnknownNameError('tool', local, names, `${hint.length ? `; did you mean ${hint.join(', ')}?` : ''} (tools of ${plugin}: ${names.join(', ') || 'none'})`);
+    }
+    return found;
+  }
+
+  /** Calls a tool. Every failure is an error result; only an unknown name throws. */
+  async callTool(name: string, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    return this.invoke(await this.findTool(name), args, options);
+  }
+
+  invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    const run = this.run(tool, args, options);
+    this.inFlight.add(run);
+    void run.finally(() => this.inFlight.delete(run));
+    return run;
+  }
+
+  private async run(tool: PublishedTool, args: unknown, options: CallOptions): Promise<CallOutcome> {
+    if (this.shutdown.signal.aborted) return errorOutcome('unavailable', 'SHUTTING_DOWN', new ShutdownError().message);
+    const checked = checkArgs(tool.def, args);
+    if (!checked.ok) {
+      return errorOutcome('invalid_arguments', 'INVALID_ARGUMENTS', argsErrorText(tool.publicName, checked.lines), { issues: checked.lines });
+    }
+    const timeoutMs = options.timeoutMs ?? tool.def.timeoutMs ?? tool.host.loaded.section.timeoutMs ?? this.options.timeouts.toolMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutError(`tool ${tool.publicName}`, timeoutMs)), timeoutMs);
+    const onCancel = () => controller.abort(new CancelledError(options.signal?.reason));
+    const onShutdown = () => controller.abort(new ShutdownError());
+    options.signal?.addEventListener('abort', onCancel, { once: true });
+    this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+    if (options.signal?.aborted) onCancel();
+    let lastProgress = -Infinity;
+    const progress = (update: ProgressUpdate) => {
+      // Progress must increase with each notification; late or repeated reports are dropped.
+      if (controller.signal.aborted || !options.onProgress || !(update.progress > lastProgress)) return;
+      lastProgress = update.progress;
+      options.onProgress(update);
+    };
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      aborted.catch(() => undefined);
+      const work = (async () => {
+        await tool.host.ensureStarted();
+        return tool.def.handler(checked.value, tool.host.callContext(controller.signal, progress));
+      })();
+      work.catch(() => undefined);
+      const value = await Promise.race([work, aborted]);
+      const result = toToolResult(value);
+      if (!result.isError && tool.def.output && result.structuredContent !== undefined && 'safeParse' in tool.def.output) {
+        const parsed = (tool.def.output as z.ZodType).safeParse(result.structuredContent);
+        if (!parsed.success) {
+          const lines = issueLines(parsed.error, result.structuredContent);
+          return errorOutcome('invalid_output', 'INVALID_OUTPUT', `tool ${tool.publicName} returned output that does not match its schema: ${lines.map((l) => `${l.path}: ${l.message}`).join('; ')}`);
+        }
+      }
+      return { result };
+    } catch (error) {
+      return this.failure(tool, error);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCancel);
+      this.shutdown.signal.removeEventListener('abort', onShutdown);
+    }
+  }
+
+  private failure(tool: PublishedTool, error: unknown): CallOutcome {
+    if (error instanceof TimeoutError) return errorOutcome('timeout', 'TIMEOUT', error.message);
+    if (error instanceof CancelledError) return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.publicName} was ${error.message}`);
+    if (error instanceof ShutdownError) return errorOutcome('unavailable', 'SHUTTING_DOWN', error.message);
+    if (isToolError(error)) {
+      return errorOutcome(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code, error.message, error.data);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger.debug(`tool ${tool.publicName} threw`, error);
+    return errorOutcome('tool_error', 'TOOL_ERROR', message || `tool ${tool.publicName} failed`);
+  }
+
+  async resources(plugin?: string): Promise<Array<ResourceListing & { plugin: string }>> {
+    const snap = await this.current();
+    const out: Array<ResourceListing & { plugin: string }> = [];
+    for (const r of snap.resources.values()) {
+      if (plugin && r.plugin !== plugin) continue;
+      const { uri, name, title, description, mimeType } = r.def;
+      out.push({ uri, name, title, description, mimeType, plugin: r.plugin });
+    }
+    for (const t of snap.templates) {
+      if ((plugin && t.plugin !== plugin) || !t.def.list) continue;
+      try {
+        for (const item of await t.def.list(t.host.context)) out.push({ mimeType: t.def.mimeType, ...item, plugin: t.plugin });
+      } catch (error) {
+        this.options.logger.warn(`${t.plugin}: cannot list ${t.def.uriTemplate}: ${(error as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  async resourceTemplates(plugin?: string): Promise<PublishedTemplate[]> {
+    const all = (await this.current()).templates;
+    return plugin ? all.filter((t) => t.plugin === plugin) : all;
+  }
+
+  /** Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error. */
+  async readResource(uri: string, options: CallOptions = {}): Promise<{ contents: ResourceContents[] }> {
+    const snap = await this.current();
+    const signal = anySignal([options.signal, this.shutdown.signal]);
+    const noProgress = () => undefined;
+    const fixed = snap.resources.get(uri);
+    if (fixed) {
+      await fixed.host.ensureStarted();
+      const value = await fixed.def.read(uri, fixed.host.callContext(signal, noProgress));
+      return toReadContents(uri, fixed.def.mimeType, value);
+    }
+    const { UriTemplate } = await import('@modelcontextprotocol/server');
+    for (const t of snap.templates) {
+      const variables = new UriTemplate(t.def.uriTemplate).match(uri);
+      if (!variables) continue;
+      await t.host.ensureStarted();
+      const value = await t.def.read(uri, variables as Record<string, string | string[]>, t.host.callContext(signal, noProgress));
+      return toReadContents(uri, t.def.mimeType, value);
+    }
+    throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
+  }
+
+  async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {
+    const t = (await this.current()).templates.find((x) => x.def.uriTemplate === uriTemplate);
+    const complete = t?.def.complete?.[argument];
+    if (!t || !complete) return [];
+    return (await complete(value, t.host.context)).slice(0, 100);
+  }
+
+  async prompts(plugin?: string): Promise<PublishedPrompt[]> {
+    const all = [...(await this.current()).prompts.values()];
+    return plugin ? all.filter((p) => p.plugin === plugin) : all;
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, options: CallOptions = {}) {
+    const prompt = (await this.current()).prompts.get(name);
+    if (!prompt) throw new UnknownNameError('prompt', name, [...(await this.current()).prompts.keys()]);
+    await prompt.host.ensureStarted();
+    const signal = anySignal([options.signal, this.shutdown.signal]);
+    return runPrompt(prompt, args ?? {}, prompt.host.callContext(signal, () => undefined));
+  }
+
+  /** Health of every backend, keyed by plugin name. */
+  async health(): Promise<Record<string, Awaited<ReturnType<BackendHost['health']>>>> {
+    const reports = await Promise.all(this.hosts.map(async (h) => [h.name, await h.health()] as const));
+    return Object.fromEntries(reports);
+  }
+
+  /** Starts the backends marked `eager`; a failure is logged, not fatal. */
+  async startEager(): Promise<void> {
+    await Promise.allSettled(this.hosts.filter((h) => h.loaded.section.eager).map((h) => h.ensureStarted()));
+  }
+
+  /** Aborts running calls, waits for them, then stops every backend. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.shutdown.abort(new ShutdownError());
+      await Promise.allSettled([...this.inFlight]);
+      const results = await Promise.allSettled(this.hosts.map((h) => h.stop()));
+      results.forEach((r, i) => {
+        if (r.status === 'rejected') this.options.logger.warn(`${this.hosts[i].name}: stop failed: ${(r.reason as Error)?.message ?? r.reason}`);
+      });
+    })();
+    return this.closing;
+  }
+}
+
+function anySignal(signals: Array<AbortSignal | undefined>): AbortSignal {
+  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+}

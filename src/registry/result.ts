@@ -1,0 +1,38 @@
+// Shapes what a handler returned into an MCP CallToolResult, and failures into error results.
+import type { ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
+
+export type ErrorKind = 'invalid_arguments' | 'tool_error' | 'timeout' | 'cancelled' | 'unavailable' | 'invalid_output';
+
+/** A tool call's outcome: the MCP result plus, for failures, what kind of failure it was. */
+export interface CallOutcome {
+  result: ToolResult;
+  error?: { kind: ErrorKind; code: string | number; message: string };
+}
+
+export function isToolResult(value: unknown): value is ToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as ToolResult).content);
+}
+
+export function toToolResult(value: unknown): ToolResult {
+  if (isToolResult(value)) return value;
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (value === undefined) return { content: [] };
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+}
+
+export function errorOutcome(kind: ErrorKind, code: string | number, message: string, data?: unknown): CallOutcome {
+  const error: Record<string, unknown> = { code, message };
+  if (data !== undefined) error.data = data;
+  return {
+    result: { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error } },
+    error: { kind, code, message },
+  };
+}
+
+export function toReadContents(uri: string, mimeType: string | undefined, value: ReadResult): { contents: ResourceContents[] } {
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { contents?: unknown }).contents)) {
+    return value as { contents: ResourceContents[] };
+  }
+  if (typeof value === 'string') return { contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: value }] };
+  return { contents: [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(value, null, 2) }] };
+}

@@ -1,0 +1,49 @@
+// JSON Schemas published in `tools/list` and the argument check that runs before every handler.
+import * as z from 'zod';
+import type { JsonSchemaInput, ToolDef } from '../backend/types.js';
+import { isZod4Schema } from '../loader/contract.js';
+import { unknownKeys } from '../lib/zod-introspect.js';
+import { formatIssueLines, issueLines, type IssueLine } from '../lib/zod-issues.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+const cache = new WeakMap<object, JsonSchema>();
+
+export function toJsonSchema(schema: z.ZodType | JsonSchemaInput, io: 'input' | 'output'): JsonSchema {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  let out: JsonSchema;
+  if (isZod4Schema(schema)) {
+    out = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  } else {
+    out = (schema as JsonSchemaInput).jsonSchema;
+  }
+  cache.set(schema, out);
+  return out;
+}
+
+/** MCP wants an object at the root of `inputSchema`. */
+export function inputJsonSchema(tool: ToolDef): JsonSchema {
+  const schema = toJsonSchema(tool.input, 'input');
+  return schema.type === 'object' ? schema : { type: 'object', ...schema };
+}
+
+export type ArgsCheck = { ok: true; value: unknown } | { ok: false; lines: IssueLine[] };
+
+/** Parses arguments with the tool's zod schema, also reporting keys a plain object would drop. */
+export function checkArgs(tool: ToolDef, args: unknown): ArgsCheck {
+  if (!isZod4Schema(tool.input)) return { ok: true, value: args ?? {} };
+  const schema = tool.input as z.ZodType;
+  const value = args ?? {};
+  const lines: IssueLine[] = unknownKeys(schema, value).map((u) => ({
+    path: u.path.join('.'),
+    message: `unknown argument (valid: ${u.known.join(', ') || 'none'})`,
+  }));
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) lines.push(...issueLines(parsed.error, value, [], schema));
+  return lines.length > 0 ? { ok: false, lines } : { ok: true, value: parsed.data };
+}
+
+export function argsErrorText(publicName: string, lines: IssueLine[]): string {
+  return `Invalid arguments for tool ${publicName}:\n${formatIssueLines(lines).replace(/^/gm, '- ')}`;
+}

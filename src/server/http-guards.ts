@@ -1,0 +1,72 @@
+// Guards that run before any MCP work on an HTTP request: Host and Origin (DNS-rebinding
+// protection), the bearer token, and the body-size limit.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export interface GuardSettings {
+  bindHost: string;
+  token?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+}
+
+export type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** `origin` checks Host and Origin (every path); `token` checks the bearer token (the MCP endpoint). */
+export function createGuards(settings: GuardSettings): { origin: Guard; token: Guard } {
+  // Bound to loopback, only loopback names may appear in Host; bound elsewhere, the token is what
+  // protects, and Host is checked only against names the user listed.
+  const hosts = isLoopback(settings.bindHost) ? [...LOOPBACK_HOSTS, ...settings.allowedHosts] : settings.allowedHosts;
+  const checkHost = hosts.length > 0 ? hostHeaderValidation(hosts) : () => true;
+  const checkOrigin = originValidation([...LOOPBACK_HOSTS, ...settings.allowedOrigins.map(originHostname)]);
+  const expected = settings.token ? Buffer.from(`Bearer ${settings.token}`) : undefined;
+  const origin: Guard = (req, res) => checkHost(req, res) && checkOrigin(req, res);
+  const token: Guard = (req, res) => {
+    if (expected) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: send Authorization: Bearer <token>' }, id: null }));
+        return false;
+      }
+    }
+    return true;
+  };
+  return { origin, token };
+}
+
+/** `https://app.example:8080` → `app.example`; a bare hostname stays as it is. */
+function originHostname(origin: string): string {
+  try {
+    return new URL(origin).host.replace(/:\d+$/, '');
+  } catch {
+    return origin;
+  }
+}
+
+export class BodyTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyTooLargeError(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

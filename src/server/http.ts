@@ -1,0 +1,134 @@
+// Streamable HTTP at /mcp plus GET /health. The 2026-07-28 era is served per request; 2025-era
+// clients get sessions (Mcp-Session-Id), so they receive list changes and their cancels land.
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import type { Logger } from '../backend/types.js';
+import type { Registry } from '../registry/registry.js';
+import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
+import { createServer, type ServerInfo } from './mcp-server.js';
+import { sendListChanged } from './notify.js';
+
+export interface HttpSettings {
+  host: string;
+  port: number;
+  token?: string;
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  maxBodyBytes: number;
+}
+
+export interface HttpServing {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  server: Server;
+}
+
+export async function serveOnHttp(registry: Registry, info: ServerInfo, settings: HttpSettings, logger: Logger): Promise<HttpServing> {
+  const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
+  const modern = createMcpHandler(() => createServer(registry, info), { legacy: 'reject', onerror });
+  const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
+  const sessions = new Map<string, Session>();
+  const guards = createGuards({ bindHost: settings.host, token: settings.token, allowedHosts: settings.allowedHosts, allowedOrigins: settings.allowedOrigins });
+
+  const unsubscribe = registry.onListChanged((kind) => {
+    for (const s of sessions.values()) sendListChanged(s.server, kind);
+    const n = modern.notify as unknown as Record<string, (() => void) | undefined>;
+    n[kind === 'tools' ? 'toolsChanged' : kind === 'resources' ? 'resourcesChanged' : 'promptsChanged']?.();
+  });
+
+  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    const id = Array.isArray(sid) ? sid[0] : sid;
+    const existing = id ? sessions.get(id) : undefined;
+    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (id) return jsonError(res, 404, -32001, `Session not found: ${id} (start a new session with initialize)`);
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
+    }
+    const server = createServer(registry, info);
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (newId) => void sessions.set(newId, { transport, server }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(req, res, body);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (!guards.origin(req, res)) return;
+    if (pathname === '/health' && req.method === 'GET') {
+      const backends = await registry.health();
+      const ok = Object.values(backends).every((b) => b.ok);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok, name: info.name, version: info.version, backends }));
+      return;
+    }
+    if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
+    if (!guards.token(req, res)) return;
+    let body: unknown;
+    if (req.method === 'POST') {
+      let text: string;
+      try {
+        text = await readBody(req, settings.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return jsonError(res, 413, -32600, error.message);
+        throw error;
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+      if (!(await isLegacyRequest(await toWebRequest(req, body)))) return modernNode(req, res, body);
+    }
+    return legacy(req, res, body);
+  }
+
+  const http: HttpServer = createHttpServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(settings.port, settings.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const hostForUrl = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${hostForUrl}:${port}/mcp`,
+    port,
+    async close() {
+      unsubscribe();
+      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      sessions.clear();
+      await modern.close?.();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,38 @@
+// MCP over stdio for a client that spawns mcphost. `serveStdio` serves both protocol eras; stdout
+// carries protocol only (every log goes to stderr).
+import type { Server } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Logger } from '../backend/types.js';
+import type { Registry } from '../registry/registry.js';
+import { createServer, type ServerInfo } from './mcp-server.js';
+import { sendListChanged } from './notify.js';
+
+export interface StdioServing {
+  close(): Promise<void>;
+  /** Resolves when the client closes stdin. */
+  closed: Promise<void>;
+}
+
+export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logger): StdioServing {
+  const servers = new Set<Server>();
+  const handle = serveStdio(
+    () => {
+      const server = createServer(registry, info);
+      servers.add(server);
+      return server;
+    },
+    { onerror: (error) => logger.debug(`stdio: ${error.message}`) },
+  );
+  const unsubscribe = registry.onListChanged((kind) => servers.forEach((s) => sendListChanged(s, kind)));
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+  });
+  return {
+    closed,
+    async close() {
+      unsubscribe();
+      await handle.close().catch(() => undefined);
+    },
+  };
+}
