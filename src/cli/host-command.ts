@@ -40,11 +40,27 @@ export abstract class HostCommand extends Command {
     return names && names.length > 0 ? names : undefined;
   }
 
+  /**
+   * Prints an expected failure to stderr as it is (oclif's own `error` wraps lines at 80 columns,
+   * which breaks paths and key paths apart) and exits with its documented code.
+   */
+  protected fail(message: string, exit: number): never {
+    process.stderr.write(`Error: ${message}\n`);
+    return this.exit(exit);
+  }
+
   /** Expected failures become one message and a documented exit code; anything else is a bug. */
   protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    // `this.exit()` (and so `fail`) throws oclif's ExitError: let oclif exit with its code as it is.
+    if ((error as { code?: unknown }).code === 'EEXIT') throw error;
     const exit = exitCodeFor(error);
-    if (exit !== undefined) this.error(error.message, { exit });
-    return super.catch(error);
+    if (exit === undefined) return super.catch(error);
+    if (this.jsonEnabled()) {
+      process.exitCode = exit;
+      this.logJson({ error: { message: error.message, exit } });
+      return;
+    }
+    return this.fail(error.message, exit);
   }
 }
 

@@ -33,13 +33,13 @@ export default class Call extends HostCommand {
   async run(): Promise<void> {
     const split = splitArgv(this.argv);
     const [plugin, tool, ...extra] = split.positionals;
-    if (!plugin || !tool) this.error('usage: mcphost call <plugin> <tool> [--param value …] (see mcphost call --help)', { exit: Exit.USAGE });
-    if (extra.length > 0) this.error(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`, { exit: Exit.USAGE });
+    if (!plugin || !tool) this.fail('usage: mcphost call <plugin> <tool> [--param value …] (see mcphost call --help)', Exit.USAGE);
+    if (extra.length > 0) this.fail(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`, Exit.USAGE);
     const logLevel = split.host.get('log-level');
-    if (logLevel !== undefined && !isLogLevel(logLevel)) this.error('--log-level must be one of error, warn, info, debug', { exit: Exit.USAGE });
+    if (logLevel !== undefined && !isLogLevel(logLevel)) this.fail('--log-level must be one of error, warn, info, debug', Exit.USAGE);
     const timeout = split.host.get('timeout');
     const timeoutMs = timeout === undefined ? undefined : Number(timeout);
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) this.error('--timeout expects a positive number of milliseconds', { exit: Exit.USAGE });
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) this.fail('--timeout expects a positive number of milliseconds', Exit.USAGE);
     const argsFlag = split.host.get('args');
     const argsJson = argsFlag === '-' ? await text(process.stdin) : typeof argsFlag === 'string' ? argsFlag : undefined;
 
@@ -55,7 +55,7 @@ export default class Call extends HostCommand {
       signal: abort.signal,
       onProgress: (p) => process.stderr.write(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`),
     }).catch((error: Error) => {
-      if (error instanceof UsageError) this.error(error.message, { exit: Exit.USAGE });
+      if (error instanceof UsageError) this.fail(error.message, Exit.USAGE);
       throw error;
     });
     if (split.host.get('json')) this.log(JSON.stringify(outcome.result, null, 2));
@@ -63,7 +63,7 @@ export default class Call extends HostCommand {
     if (outcome.error) {
       const exit = outcome.error.kind === 'unavailable' ? Exit.UNAVAILABLE : outcome.error.kind === 'invalid_arguments' ? Exit.USAGE : Exit.TOOL_ERROR;
       if (split.host.get('json')) this.exit(exit);
-      this.error(outcome.error.message, { exit });
+      this.fail(outcome.error.message, exit);
     }
   }
 }

@@ -24,7 +24,7 @@ export default class Config extends HostCommand {
       this.log(columns(rows));
       for (const e of report.errors) this.logToStderr(`error in plugin ${e.plugin}: ${e.message}`);
     }
-    if (report.errors.length > 0 && !this.jsonEnabled()) this.exit(Exit.CONFIG);
+    if (report.errors.length > 0) process.exitCode = Exit.CONFIG;
     return report;
   }
 }

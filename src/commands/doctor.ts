@@ -29,8 +29,7 @@ export default class Doctor extends HostCommand {
     if (!report.ok) {
       const stages = new Set(report.plugins.filter((p) => !p.ok).map((p) => p.stage));
       const exit = stages.has('config') ? Exit.CONFIG : stages.has('load') || report.plugins.length === 0 ? Exit.PLUGIN : Exit.UNAVAILABLE;
-      if (this.jsonEnabled()) this.logJson(report);
-      this.exit(exit);
+      process.exitCode = exit;
     }
     return report;
   }

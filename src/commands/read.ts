@@ -17,11 +17,14 @@ export default class Read extends HostCommand {
     const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
     try {
       const result = await registry.readResource(args.uri).catch((error: Error) => {
-        if (error instanceof UnknownNameError) this.error(`no resource ${args.uri} in ${registry.hosts.map((h) => h.name).join(', ')}`, { exit: Exit.USAGE });
-        this.error(error.message, { exit: Exit.TOOL_ERROR });
+        if (error instanceof UnknownNameError) this.fail(`no resource ${args.uri} in ${registry.hosts.map((h) => h.name).join(', ')}`, Exit.USAGE);
+        this.fail(error.message, Exit.TOOL_ERROR);
       });
       if (!this.jsonEnabled()) {
-        for (const c of result.contents) this.log(c.text ?? `[${c.mimeType ?? 'binary'} ${c.uri}, ${c.blob?.length ?? 0} base64 chars]`);
+        for (const c of result.contents) {
+          const text = c.text ?? `[${c.mimeType ?? 'binary'} ${c.uri}, ${c.blob?.length ?? 0} base64 chars]`;
+          process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+        }
       }
       return result;
     } finally {

@@ -39,7 +39,7 @@ export default class Serve extends HostCommand {
     const http = resolved.config.http;
     if (transport === 'http' && !isLoopback(http.host) && !http.token) {
       await registry.close();
-      this.error(`Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`, { exit: Exit.USAGE });
+      this.fail(`Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`, Exit.USAGE);
     }
     const info = { name: 'mcphost', version: this.config.version };
     void registry.startEager();

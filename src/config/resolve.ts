@@ -106,9 +106,10 @@ function unique(names: string[]): string[] {
   return [...new Set(names)];
 }
 
+/** Values from the file (and defaults) are relative to the config file's folder; env and flags to the cwd. */
 function resolveFrom(sources: Sources, key: string, value: string, baseDir: string, cwd: string): string {
   const source = sourceOf(sources, key);
-  return path.resolve(source?.kind === 'file' ? baseDir : cwd, value);
+  return path.resolve(source?.kind === 'env' || source?.kind === 'flag' ? cwd : baseDir, value);
 }
 
 function configError(file: string | undefined, lines: IssueLine[], sources: Sources): ConfigError {
@@ -129,7 +130,7 @@ export interface PluginConfigInput {
  * Validates one plugin's section: the file's section (without the host's keys), then the plugin's
  * environment variables, then flag overrides (`plugins.<name>.<key>`). Relative paths in fields
  * marked with `configPath()` are resolved against the config file's folder when they came from the
- * file, and against the working directory otherwise.
+ * file or the defaults, and against the working directory when they came from env or a flag.
  */
 export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConfigInput): unknown {
   const prefix = ['plugins', plugin.name];
@@ -154,8 +155,6 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
     setPath(section, keyPath, coerced);
     resolved.sources.set(o.path, { kind: 'flag', name: o.flag });
   }
-  resolvePaths(schema, section, [], prefix, resolved);
-
   const lines: IssueLine[] = unknownKeys(schema, section).map((u) => ({
     path: [...prefix, ...u.path].join('.'),
     message: `unknown key (known keys: ${u.known.join(', ') || 'none'})`,
@@ -165,6 +164,7 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
   if (lines.length > 0) throw configError(resolved.file, lines, resolved.sources);
   const out = parsed.data;
   fillDefaultSources(resolved.sources, out, prefix);
+  resolvePaths(schema, out, [], prefix, resolved);
   return out;
 }
 

@@ -43,7 +43,7 @@ export function issueLines(
   schema?: unknown,
 ): IssueLine[] {
   const lines: IssueLine[] = [];
-  for (const issue of error.issues) {
+  for (const issue of flattenUnions(error.issues)) {
     const found = valueAt(root, issue.path);
     if (issue.code === 'unrecognized_keys') {
       const known = schema === undefined ? undefined : objectShape(schemaAt(schema, issue.path));
@@ -66,6 +66,28 @@ export function issueLines(
     }
   }
   return lines;
+}
+
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * A union reports only "invalid input"; report instead the issues of the option that got furthest
+ * (deepest path, then fewest issues), which is almost always the one the author meant.
+ */
+function flattenUnions(issues: readonly Issue[], base: PropertyKey[] = []): Issue[] {
+  const out: Issue[] = [];
+  for (const issue of issues) {
+    const path = [...base, ...issue.path];
+    const options = issue.code === 'invalid_union' ? (issue as { errors?: Issue[][] }).errors : undefined;
+    if (!options || options.length === 0) {
+      out.push({ ...issue, path } as Issue);
+      continue;
+    }
+    const depth = (list: Issue[]) => Math.max(0, ...list.map((i) => i.path.length));
+    const best = [...options].sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
+    out.push(...flattenUnions(best, path));
+  }
+  return out;
 }
 
 export function formatIssueLines(lines: IssueLine[]): string {

@@ -23,10 +23,16 @@ const zodSchema = (what: string) =>
         : `expected ${what} to be a zod schema`,
   });
 
-const schemaOrJson = (what: string) => z.union([zodSchema(what), z.strictObject({ jsonSchema: z.record(z.string(), z.unknown()) })], {
-  error: (issue) =>
-    isZod3Schema(issue.input) ? `${what} is a zod 3 schema; use zod ≥ 4.2 (import * as z from 'zod')` : `expected ${what} to be a zod schema or { jsonSchema }`,
-});
+const isJsonSchemaInput = (v: unknown) =>
+  typeof v === 'object' && v !== null && !('_def' in v) && typeof (v as { jsonSchema?: unknown }).jsonSchema === 'object';
+
+const schemaOrJson = (what: string) =>
+  z.custom<z.ZodType>((v) => isZod4Schema(v) || isJsonSchemaInput(v), {
+    error: (issue) =>
+      isZod3Schema(issue.input)
+        ? `${what} is a zod 3 schema; use zod ≥ 4.2 (import * as z from 'zod')`
+        : `expected ${what} to be a zod schema or { jsonSchema: {...} }`,
+  });
 
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' });
 const listing = <T extends z.ZodType>(item: T) => z.union([z.array(item), fn]);

@@ -9,7 +9,7 @@ import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
-import { sendListChanged } from './notify.js';
+import { attachListChanged } from './notify.js';
 
 export interface HttpSettings {
   host: string;
@@ -38,8 +38,8 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
   const sessions = new Map<string, Session>();
   const guards = createGuards({ bindHost: settings.host, token: settings.token, allowedHosts: settings.allowedHosts, allowedOrigins: settings.allowedOrigins });
 
+  // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {
-    for (const s of sessions.values()) sendListChanged(s.server, kind);
     const n = modern.notify as unknown as Record<string, (() => void) | undefined>;
     n[kind === 'tools' ? 'toolsChanged' : kind === 'resources' ? 'resourcesChanged' : 'promptsChanged']?.();
   });
@@ -54,6 +54,7 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
     const server = createServer(registry, info);
+    attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (newId) => void sessions.set(newId, { transport, server }),

@@ -13,6 +13,8 @@ export interface ServerInfo {
 /** `_meta` key a client may set on tools/call to override the tool's timeout (milliseconds). */
 export const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
 
+const PROGRESS_SETTLE_MS = 10;
+
 export function instructionsFor(registry: Registry): string {
   const lines = registry.hosts.map((h) => `- ${h.name}: ${h.backend.description}`);
   return `mcphost serves these backends; tool names start with the backend name.\n${lines.join('\n')}`;
@@ -47,11 +49,16 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args, _meta } = request.params;
     const token = ctx.mcpReq._meta?.progressToken ?? _meta?.progressToken;
+    // The result must not overtake the last progress notification: the SDK client handles a
+    // notification one microtask after reading it but a response at once, and forgets the progress
+    // handler with the response. So every notification is written first, and when there were any,
+    // the response waits a few milliseconds so it does not share a read with the last one.
+    const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
         ? undefined
         : (p: ProgressUpdate) =>
-            void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+            void sent.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined));
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
     try {
       const outcome = await registry.callTool(name, args ?? {}, {
@@ -59,6 +66,10 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
         onProgress,
         timeoutMs: Number.isFinite(requested) && requested > 0 ? requested : undefined,
       });
+      if (sent.length > 0) {
+        await Promise.all(sent);
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
+      }
       return outcome.result as never;
     } catch (error) {
       throw toProtocolError(error);

@@ -1,11 +1,10 @@
 // MCP over stdio for a client that spawns mcphost. `serveStdio` serves both protocol eras; stdout
 // carries protocol only (every log goes to stderr).
-import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
-import { sendListChanged } from './notify.js';
+import { attachListChanged } from './notify.js';
 
 export interface StdioServing {
   close(): Promise<void>;
@@ -14,16 +13,15 @@ export interface StdioServing {
 }
 
 export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logger): StdioServing {
-  const servers = new Set<Server>();
+  const unsubscribers: Array<() => void> = [];
   const handle = serveStdio(
     () => {
       const server = createServer(registry, info);
-      servers.add(server);
+      unsubscribers.push(attachListChanged(registry, server));
       return server;
     },
     { onerror: (error) => logger.debug(`stdio: ${error.message}`) },
   );
-  const unsubscribe = registry.onListChanged((kind) => servers.forEach((s) => sendListChanged(s, kind)));
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
@@ -31,7 +29,7 @@ export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logge
   return {
     closed,
     async close() {
-      unsubscribe();
+      unsubscribers.forEach((u) => u());
       await handle.close().catch(() => undefined);
     },
   };

@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { configPath } from '../../src/backend/index.js';
+import { ConfigError } from '../../src/config/errors.js';
+import { describeSource } from '../../src/config/layers.js';
+import { resolveConfig, resolvePluginConfig } from '../../src/config/resolve.js';
+
+const file = '/projects/game/.mcprc';
+const found = (raw: Record<string, unknown>) => ({ file, raw });
+
+function error(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return e as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('host config', () => {
+  it('fills defaults and says each value came from the defaults', () => {
+    const r = resolveConfig({ found: { raw: {} }, env: {}, cwd: '/w' });
+    expect(r.config.http).toMatchObject({ host: '127.0.0.1', port: 7010, maxBodyBytes: 4 * 1024 * 1024 });
+    expect(r.config.timeouts).toEqual({ toolMs: 60_000, startMs: 30_000, shutdownMs: 2_000 });
+    expect(describeSource(r.sources.get('http.port')!)).toBe('default');
+  });
+
+  it('applies flags over environment over file over defaults, remembering the source', () => {
+    const raw = { http: { port: 7100, host: '127.0.0.2' }, log: { level: 'debug' } };
+    const env = { MCPHOST_PORT: '7200', MCPHOST_HOST: '127.0.0.3' };
+    const r = resolveConfig({ found: found(raw), env, cwd: '/w', overrides: [{ path: 'http.port', value: 7300, flag: '--port' }] });
+    expect(r.config.http.port).toBe(7300);
+    expect(r.config.http.host).toBe('127.0.0.3');
+    expect(r.config.log.level).toBe('debug');
+    expect(describeSource(r.sources.get('http.port')!)).toBe('flag --port');
+    expect(describeSource(r.sources.get('http.host')!)).toBe('env MCPHOST_HOST');
+    expect(describeSource(r.sources.get('log.level')!)).toBe(`file ${file}`);
+  });
+
+  it('interpolates ${VAR} and ${VAR:-fallback} in file strings, and $${ stays literal', () => {
+    const raw = { http: { token: '${TOKEN}', host: '${HOST:-127.0.0.9}' }, plugins: { x: { note: 'cost $${5}' } } };
+    const r = resolveConfig({ found: found(raw), env: { TOKEN: 's3cret' }, cwd: '/w' });
+    expect(r.config.http.token).toBe('s3cret');
+    expect(r.config.http.host).toBe('127.0.0.9');
+    expect(r.config.plugins.x.note).toBe('cost ${5}');
+  });
+
+  it('names the key path and the variable when an interpolated variable is unset', () => {
+    const e = error(() => resolveConfig({ found: found({ http: { token: '${NOPE}' } }), env: {}, cwd: '/w' }));
+    expect(e.message).toContain(file);
+    expect(e.lines).toEqual([{ path: 'http.token', message: expect.stringContaining('environment variable NOPE is not set') }]);
+  });
+
+  it('reports a wrong type with the file, key path, expected and found', () => {
+    const e = error(() => resolveConfig({ found: found({ http: { port: 'seventy' } }), env: {}, cwd: '/w' }));
+    expect(e.message).toContain(`Invalid config in ${file}`);
+    expect(e.lines[0]).toEqual({ path: 'http.port', message: 'expected number, got a string ("seventy")' });
+  });
+
+  it('reports unknown keys at any level with the known keys, instead of ignoring them', () => {
+    const e = error(() => resolveConfig({ found: found({ htpp: {}, http: { prot: 1 } }), env: {}, cwd: '/w' }));
+    const paths = e.lines.map((l) => l.path).sort();
+    expect(paths).toEqual(['htpp', 'http.prot']);
+    expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(/unknown key \(known keys: plugins, servers, http, timeouts, log\)/);
+  });
+
+  it('marks a bad environment value with the variable it came from', () => {
+    const e = error(() => resolveConfig({ found: { raw: {} }, env: { MCPHOST_PORT: 'abc' }, cwd: '/w' }));
+    expect(e.lines[0].path).toBe('http.port');
+    expect(e.lines[0].message).toContain('[env MCPHOST_PORT]');
+  });
+
+  it('picks plugins from --plugins, then MCPHOST_PLUGINS, then enabled sections and servers of the file', () => {
+    const raw = { plugins: { godot: {}, pob: { enabled: false } }, servers: { fs: { command: 'x' } } };
+    expect(resolveConfig({ found: found(raw), env: {}, cwd: '/w' }).plugins).toEqual(['godot', 'fs']);
+    expect(resolveConfig({ found: found(raw), env: { MCPHOST_PLUGINS: 'pob, imhex' }, cwd: '/w' }).plugins).toEqual(['pob', 'imhex']);
+    const flagged = resolveConfig({ found: found(raw), env: { MCPHOST_PLUGINS: 'pob' }, cwd: '/w', plugins: ['imhex'] });
+    expect(flagged.plugins).toEqual(['imhex']);
+    expect(describeSource(flagged.pluginsSource)).toBe('flag --plugins');
+  });
+
+  it('resolves a plugin module path against the config file folder', () => {
+    const r = resolveConfig({ found: found({ plugins: { mine: { module: './lib/mine.js' } } }), env: {}, cwd: '/elsewhere' });
+    expect(r.config.plugins.mine.module).toBe(path.resolve('/projects/game/lib/mine.js'));
+  });
+
+  it('validates servers entries as a stdio command or an HTTP url', () => {
+    const e = error(() => resolveConfig({ found: found({ servers: { bad: { url: 'ftp://x' } } }), env: {}, cwd: '/w' }));
+    expect(e.lines.some((l) => l.path.startsWith('servers.bad'))).toBe(true);
+  });
+});
+
+describe('plugin sections', () => {
+  const schema = z.object({
+    docDir: configPath().default('./doc'),
+    watch: z.boolean().default(false),
+    lua: z.object({ enabled: z.boolean().default(false), timeoutMs: z.number().int().default(10_000) }).prefault({}),
+  });
+  const env = { docDir: 'DOC_DIR', 'lua.enabled': 'LUA_ON' };
+
+  it('validates the section, strips host keys, applies env with coercion and records sources', () => {
+    const r = resolveConfig({ found: found({ plugins: { p: { eager: true, watch: true, lua: { timeoutMs: 5 } } } }), env: { LUA_ON: 'yes' }, cwd: '/w' });
+    const config = resolvePluginConfig(r, { name: 'p', schema, env });
+    expect(config).toEqual({ docDir: path.resolve('/projects/game', './doc'), watch: true, lua: { enabled: true, timeoutMs: 5 } });
+    expect(describeSource(r.sources.get('plugins.p.lua.enabled')!)).toBe('env LUA_ON');
+    expect(describeSource(r.sources.get('plugins.p.watch')!)).toBe(`file ${file}`);
+    expect(describeSource(r.sources.get('plugins.p.docDir')!)).toBe('default');
+  });
+
+  it('resolves a configPath from the file against the file folder, and from env against the cwd', () => {
+    const fromFile = resolveConfig({ found: found({ plugins: { p: { docDir: 'docs' } } }), env: {}, cwd: '/w' });
+    expect((resolvePluginConfig(fromFile, { name: 'p', schema, env }) as { docDir: string }).docDir).toBe('/projects/game/docs');
+    const fromEnv = resolveConfig({ found: found({ plugins: { p: {} } }), env: { DOC_DIR: 'docs' }, cwd: '/w' });
+    expect((resolvePluginConfig(fromEnv, { name: 'p', schema, env }) as { docDir: string }).docDir).toBe('/w/docs');
+  });
+
+  it('reports a wrong type and an unknown nested key with the full key path', () => {
+    const r = resolveConfig({ found: found({ plugins: { p: { watch: 'often', lua: { enable: true } } } }), env: {}, cwd: '/w' });
+    const e = error(() => resolvePluginConfig(r, { name: 'p', schema, env }));
+    expect(e.lines).toEqual(
+      expect.arrayContaining([
+        { path: 'plugins.p.watch', message: 'expected boolean, got a string ("often")' },
+        { path: 'plugins.p.lua.enable', message: 'unknown key (known keys: enabled, timeoutMs)' },
+      ]),
+    );
+  });
+
+  it('refuses settings for a plugin that takes none', () => {
+    const r = resolveConfig({ found: found({ plugins: { p: { color: 'red' } } }), env: {}, cwd: '/w' });
+    const e = error(() => resolvePluginConfig(r, { name: 'p' }));
+    expect(e.lines[0]).toEqual({ path: 'plugins.p.color', message: 'unknown key (plugin p takes no settings)' });
+  });
+
+  it('applies flag overrides for plugin keys over env and file', () => {
+    const r = resolveConfig({
+      found: found({ plugins: { p: { watch: false } } }),
+      env: {},
+      cwd: '/w',
+      overrides: [{ path: 'plugins.p.watch', value: 'true', flag: '--watch' }],
+    });
+    expect(resolvePluginConfig(r, { name: 'p', schema, env })).toMatchObject({ watch: true });
+    expect(describeSource(r.sources.get('plugins.p.watch')!)).toBe('flag --watch');
+  });
+});

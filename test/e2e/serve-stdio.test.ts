@@ -1,0 +1,101 @@
+import { Client } from '@modelcontextprotocol/client';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../helpers/cli.js';
+import { connectStdio, type StdioSession } from '../helpers/mcp.js';
+import { KITCHEN } from '../helpers/paths.js';
+import { RecordingStdioTransport } from '../helpers/recording-stdio.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const t = tempDir();
+const journal = path.join(t.dir, 'journal.log');
+t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    journal: ${journal}\n`);
+const env = isolatedEnv(t.dir);
+
+for (const era of ['legacy', 'modern'] as const) {
+  describe(`mcphost serve over stdio (${era} era)`, () => {
+    let s: StdioSession;
+    beforeAll(async () => {
+      s = await connectStdio(['--plugins', 'kitchen'], { cwd: t.dir, env, era });
+    });
+    afterAll(() => s.close());
+
+    it('negotiates the era the client asked for', () => {
+      expect(s.client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+    });
+
+    it('lists tools with schemas, titles and annotations', async () => {
+      const { tools } = await s.client.listTools();
+      const echo = tools.find((x) => x.name === 'kitchen_echo')!;
+      expect(echo).toMatchObject({ title: 'Echo', annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } });
+      expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string', description: 'text to echo' } }, required: ['message'] });
+      expect(tools.find((x) => x.name === 'kitchen_add')!.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });
+    });
+
+    it('calls a tool and returns text and structured content', async () => {
+      expect(await s.client.callTool({ name: 'kitchen_echo', arguments: { message: 'world' } })).toMatchObject({ content: [{ type: 'text', text: 'hello world' }] });
+      expect((await s.client.callTool({ name: 'kitchen_add', arguments: { a: 2, b: 40 } })).structuredContent).toEqual({ sum: 42 });
+    });
+
+    it('answers bad arguments with a tool error naming the field, and keeps serving', async () => {
+      const bad = await s.client.callTool({ name: 'kitchen_add', arguments: { a: 'two', b: 1 } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as Array<{ text: string }>)[0].text).toContain('a: expected number, got a string ("two")');
+      expect((await s.client.callTool({ name: 'kitchen_add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ sum: 2 });
+    });
+
+    it('answers an unknown tool with a protocol error', async () => {
+      await expect(s.client.callTool({ name: 'kitchen_nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it('relays progress notifications', async () => {
+      const seen: Array<[number, number | undefined, string | undefined]> = [];
+      const r = await s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 3, stepMs: 5 } }, { onprogress: (p) => seen.push([p.progress, p.total, p.message]) });
+      expect(r.content).toEqual([{ type: 'text', text: 'done 3' }]);
+      expect(seen).toEqual([
+        [1, 3, 'step 1'],
+        [2, 3, 'step 2'],
+        [3, 3, 'step 3'],
+      ]);
+    });
+
+    it('aborts the running handler when the client cancels', async () => {
+      const before = readFileSync(journal, 'utf8').split('\n').filter((l) => l === 'slow:aborted:CancelledError').length;
+      const ac = new AbortController();
+      setTimeout(() => ac.abort('stop it'), 150);
+      await expect(s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 200, stepMs: 20 } }, { signal: ac.signal })).rejects.toThrow();
+      await expect.poll(() => readFileSync(journal, 'utf8').split('\n').filter((l) => l === 'slow:aborted:CancelledError').length, { timeout: 3000 }).toBe(before + 1);
+    });
+
+    it('lists, reads and completes resources, and gets prompts', async () => {
+      expect((await s.client.listResources()).resources.map((r) => r.uri)).toEqual(['kitchen://menu', 'kitchen://dish/soup', 'kitchen://dish/salad']);
+      expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual([
+        { uriTemplate: 'kitchen://dish/{name}', name: 'dish', title: 'A dish', mimeType: 'application/json' },
+      ]);
+      const read = await s.client.readResource({ uri: 'kitchen://dish/soup' });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ dish: 'soup', uri: 'kitchen://dish/soup' });
+      await expect(s.client.readResource({ uri: 'kitchen://nope' })).rejects.toMatchObject({ code: -32602 });
+      const completion = await s.client.complete({ ref: { type: 'ref/resource', uri: 'kitchen://dish/{name}' }, argument: { name: 'name', value: 'sa' } });
+      expect(completion.completion.values).toEqual(['salad']);
+      const prompt = await s.client.getPrompt({ name: 'kitchen_order', arguments: { dish: 'soup' } });
+      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Please order soup.' } }]);
+    });
+  });
+}
+
+describe('stdout hygiene', () => {
+  it('writes nothing but JSON-RPC messages to stdout, even with debug logging', async () => {
+    const transport = new RecordingStdioTransport(['--plugins', 'kitchen', '--log-level', 'debug'], { cwd: t.dir, env });
+    const client = new Client({ name: 'hygiene', version: '1' });
+    await client.connect(transport);
+    await client.listTools();
+    await client.callTool({ name: 'kitchen_boom', arguments: {} });
+    await client.callTool({ name: 'kitchen_slow', arguments: { steps: 2, stepMs: 1 } }, { onprogress: () => undefined });
+    await client.callTool({ name: 'kitchen_offline', arguments: {} });
+    await client.close();
+    expect(transport.lines.length).toBeGreaterThan(3);
+    expect(transport.strayLines()).toEqual([]);
+    expect(transport.stderr).toContain('serving kitchen on stdio');
+  });
+});

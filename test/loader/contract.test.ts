@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openHost } from '../../src/core/open.js';
+import { PluginLoadError } from '../../src/loader/errors.js';
+import { FIXTURES, KITCHEN } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const t = tempDir();
+let n = 0;
+async function load(plugins: Record<string, unknown>, strict = true) {
+  const file = t.write(`rc-${++n}.json`, JSON.stringify({ plugins }));
+  return openHost({ cwd: t.dir, env: {}, configFile: file, strict, writeLog: () => undefined });
+}
+const bad = (name: string) => ({ module: path.join(FIXTURES, 'bad-backends', name) });
+
+describe('loader', () => {
+  it('rejects a module without a default export', async () => {
+    await expect(load({ x: bad('no-default.js') })).rejects.toThrow(/plugin x: .*no-default\.js has no default export/);
+  });
+
+  it('says which part of the contract a module breaks', async () => {
+    await expect(load({ x: bad('missing-handler.js') })).rejects.toThrow(/does not satisfy the Backend contract:\n\s+tools\[0\]\.handler: expected a function/);
+  });
+
+  it('rejects zod 3 schemas, which would break tools/list for every client', async () => {
+    await expect(load({ x: bad('zod3.js') })).rejects.toThrow('tools[0].input: input is a zod 3 schema; use zod ≥ 4.2');
+  });
+
+  it('reports a module that throws while loading', async () => {
+    await expect(load({ x: bad('throws.js') })).rejects.toThrow(/plugin x: cannot import .*throws\.js: module blew up while loading/);
+  });
+
+  it('explains where it looked for a plugin it cannot find', async () => {
+    const error = await load({ nosuch: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(PluginLoadError);
+    expect(error.message).toMatch(/plugin nosuch not found: it is not built in \(.*\), not installed, not a servers entry, and \.mcprc has no plugins\.nosuch\.module/);
+    expect(error.message).toContain('mcphost plugins:install mcphost-plugin-nosuch');
+  });
+
+  it('serves the backends that load when another one fails (non-strict), and fails when none loads', async () => {
+    const { registry, failures } = await load({ kitchen: { module: KITCHEN }, broken: bad('throws.js') }, false);
+    expect(registry.hosts.map((h) => h.name)).toEqual(['kitchen']);
+    expect(failures.map((f) => f.message)).toEqual([expect.stringContaining('module blew up')]);
+    await registry.close();
+    await expect(load({ broken: bad('throws.js') }, false)).rejects.toThrow('module blew up');
+  });
+
+  it('imports only the requested plugins', async () => {
+    const file = t.write('only.json', JSON.stringify({ plugins: { kitchen: { module: KITCHEN }, broken: bad('throws.js') } }));
+    const { registry, failures } = await openHost({ cwd: t.dir, env: {}, configFile: file, plugins: ['kitchen'], writeLog: () => undefined });
+    expect(failures).toEqual([]);
+    expect(registry.hosts.map((h) => h.name)).toEqual(['kitchen']);
+    await registry.close();
+  });
+});

@@ -1,0 +1,87 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { defineBackend, type ToolDef } from '../../src/backend/index.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { Registry } from '../../src/registry/registry.js';
+import { createServer } from '../../src/server/mcp-server.js';
+import { attachListChanged } from '../../src/server/notify.js';
+
+const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
+
+/** A backend whose tool list grows at run time, as a mounted upstream's does. */
+function growing() {
+  const tools: ToolDef[] = [];
+  const backend = defineBackend({
+    name: 'grow',
+    version: '1.0.0',
+    description: 'tools appear at run time',
+    tools: () => [
+      {
+        name: 'add_tool',
+        description: 'adds a tool named by the argument',
+        input: z.object({ name: z.string().regex(/^[a-z]+$/) }),
+        handler: ({ name }, ctx) => {
+          tools.push({ name, description: `added ${name}`, input: z.object({}), handler: () => `I am ${name}` });
+          ctx.notifyListChanged('tools');
+          return 'ok';
+        },
+      },
+      ...tools,
+    ],
+  });
+  return backend;
+}
+
+async function connect(registry: Registry) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' });
+  attachListChanged(registry, server);
+  await server.connect(serverSide);
+  const changed: string[] = [];
+  const client = new Client(
+    { name: 't', version: '1' },
+    { listChanged: { tools: { debounceMs: 0, onChanged: (_e, tools) => changed.push((tools ?? []).map((x) => x.name).join(',')) } } },
+  );
+  await client.connect(clientSide);
+  return { client, changed };
+}
+
+describe('MCP server over the registry', () => {
+  it('notifies clients when a backend says its tools changed, and serves the new tool', async () => {
+    const registry = await Registry.create([{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }], { logger: silentLogger, timeouts });
+    const { client, changed } = await connect(registry);
+    expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['grow_add_tool']);
+    await client.callTool({ name: 'grow_add_tool', arguments: { name: 'fresh' } });
+    await expect.poll(() => changed).toEqual(['grow_add_tool,grow_fresh']);
+    expect(await client.callTool({ name: 'grow_fresh', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'I am fresh' }] });
+    await client.close();
+    await registry.close();
+  });
+
+  it('declares tools, resources, prompts, completions and logging, and lists backends in the instructions', async () => {
+    const registry = await Registry.create([{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }], { logger: silentLogger, timeouts });
+    const { client } = await connect(registry);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
+    expect(client.getInstructions()).toContain('- grow: tools appear at run time');
+    await client.close();
+    await registry.close();
+  });
+
+  it('skips a tool whose public name clashes when lists change at run time, keeping the first', async () => {
+    const a = growing();
+    const b = defineBackend({ name: 'grow_fresh', version: '1', description: 'clash', tools: [] });
+    const registry = await Registry.create(
+      [
+        { name: 'grow', backend: a, config: {}, section: {}, origin: { kind: 'module', location: 'a' } },
+        { name: 'grow_x', backend: { ...b, tools: [{ name: 'y', description: 'y', input: z.object({}), handler: () => 'y' }] }, config: {}, section: {}, origin: { kind: 'module', location: 'b' } },
+      ],
+      { logger: silentLogger, timeouts },
+    );
+    await registry.callTool('grow_add_tool', { name: 'x' });
+    await registry.callTool('grow_add_tool', { name: 'y' });
+    const names = (await registry.tools()).map((x) => `${x.plugin}:${x.publicName}`);
+    expect(names.filter((x) => x.endsWith('grow_x_y'))).toEqual(['grow_x:grow_x_y']);
+    await registry.close();
+  });
+});
