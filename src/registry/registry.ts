@@ -262,10 +262,11 @@ export class Registry {
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       });
       aborted.catch(() => undefined);
-      const work = (async () => {
-        await tool.host.ensureStarted();
-        return tool.def.handler(checked.value, tool.host.callContext(controller.signal, progress));
-      })();
+      const ctx = tool.host.callContext(controller.signal, progress);
+      const work =
+        tool.host.state === 'running'
+          ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))
+          : tool.host.ensureStarted().then(() => tool.def.handler(checked.value, ctx));
       work.catch(() => undefined);
       const value = await Promise.race([work, aborted]);
       const result = toToolResult(value);

@@ -92,7 +92,10 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
       } catch {
         return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
-      if (!(await isLegacyRequest(await toWebRequest(req, body)))) return modernNode(req, res, body);
+      // A request on a known session is 2025-era by construction; only the others need classifying.
+      const sid = req.headers['mcp-session-id'];
+      const known = typeof sid === 'string' && sessions.has(sid);
+      if (!known && !(await isLegacyRequest(await toWebRequest(req, body)))) return modernNode(req, res, body);
     }
     return legacy(req, res, body);
   }
