@@ -92,6 +92,7 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
       } catch {
         return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      if (Array.isArray(body) && body.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: empty batch');
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);

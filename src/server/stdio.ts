@@ -5,6 +5,7 @@ import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
+import { createStdioTransport } from './stdio-transport.js';
 
 export interface StdioServing {
   close(): Promise<void>;
@@ -20,7 +21,7 @@ export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logge
       unsubscribers.push(attachListChanged(registry, server));
       return server;
     },
-    { onerror: (error) => logger.debug(`stdio: ${error.message}`) },
+    { transport: createStdioTransport(), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
   );
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);

@@ -98,4 +98,21 @@ describe('stdout hygiene', () => {
     expect(transport.strayLines()).toEqual([]);
     expect(transport.stderr).toContain('serving kitchen on stdio');
   });
+
+  it('answers lines that are not JSON-RPC with an error instead of dropping them, and keeps serving', async () => {
+    const transport = new RecordingStdioTransport(['--plugins', 'kitchen'], { cwd: t.dir, env });
+    const client = new Client({ name: 'garbage', version: '1' });
+    await client.connect(transport);
+    // No client sends garbage, so this one line is written by hand.
+    transport.child!.stdin!.write('{"jsonrpc": "2.0", "method": \n');
+    transport.child!.stdin!.write('{"jsonrpc": "1.0", "id": 7, "method": "ping"}\n');
+    await client.ping();
+    expect((await client.callTool({ name: 'kitchen_add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ sum: 2 });
+    await client.close();
+    const errors = transport.lines.map((l) => JSON.parse(l)).filter((m) => m.error);
+    expect(errors).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } },
+      { jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' } },
+    ]);
+  });
 });
