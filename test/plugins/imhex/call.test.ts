@@ -39,7 +39,7 @@ describe('mcphost call imhex, on a local file', () => {
 
   it('runs every tool with --file, checked against the file', async () => {
     await everyTool(cliCall(dir, ['--file', 'data.bin', '--writable', 'true']), { persistentSelection: false, truth: () => readFileSync(file) });
-  });
+  }, 180_000);
 
   it('reads 256 bytes at --offset 256, as in `mcphost call imhex read_bytes --offset 256`', async () => {
     writeImHexConfig(dir, { file: 'data.bin' });
@@ -91,7 +91,7 @@ describe('mcphost call imhex, on ImHex (fake)', () => {
 
   it('runs every tool against ImHex selected by --port', async () => {
     await everyTool(cliCall(dir, ['--port', String(fake.port)]), { persistentSelection: true, truth: () => fake.data });
-  });
+  }, 180_000);
 
   it('exits 4 with the "not reachable" message when nothing listens', async () => {
     const port = await freePort();
@@ -122,9 +122,9 @@ describe('mcphost call imhex, on ImHex (fake)', () => {
     expect(hung.exitCode).toBe(4);
     expect(hung.stderr.replace(/\s*›\s*/g, ' ')).toMatch(/did not answer get_offset_info within 300 ms/);
     fake.noProvider = true;
-    const none = await runCli(['call', 'imhex', 'get_selection', '--json'], { cwd: dir });
+    const none = await runCli(['call', 'imhex', 'get_selection', '--json', '--request-timeout-ms', '20000'], { cwd: dir });
     fake.noProvider = false;
     expect(none.exitCode).toBe(5);
     expect(JSON.parse(none.stdout).structuredContent.error).toMatchObject({ code: -32001 });
-  });
+  }, 60_000);
 });

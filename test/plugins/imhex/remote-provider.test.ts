@@ -150,11 +150,11 @@ describe('ImHex provider: errors', () => {
   });
 
   it('gives up on a server that never answers, then works again when it does', async () => {
-    const impatient = connect({ requestTimeoutMs: 150 });
+    const impatient = connect({ requestTimeoutMs: 400 });
     fake.silent = true;
     const e = await failure(impatient.readBytes(0, 1, call()));
     expect(e.code).toBe('UNAVAILABLE');
-    expect(e.message).toMatch(/did not answer read_bytes within 150 ms — is ImHex busy or hung\?/);
+    expect(e.message).toMatch(/did not answer read_bytes within 400 ms — is ImHex busy or hung\?/);
     fake.silent = false;
     expect((await impatient.readBytes(0, 1, call())).bytes_read).toBe(1);
     await impatient.close();

@@ -47,7 +47,7 @@ describe('mcphost serve --plugins imhex, on a local file', () => {
 
   it('answers every tool with the protocol’s shapes and the file’s bytes', async () => {
     await everyTool(sdkCall(session), { persistentSelection: true, truth: () => readFileSync(file) });
-  });
+  }, 60_000);
 });
 
 describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
@@ -57,7 +57,7 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
   let session: StdioSession;
   beforeAll(async () => {
     fake = await startFakeImHex({ data: DATA });
-    writeImHexConfig(dir, { mode: 'imhex', port: fake.port, requestTimeoutMs: 500 });
+    writeImHexConfig(dir, { mode: 'imhex', port: fake.port, requestTimeoutMs: 2000 });
     session = await connectStdio(['--plugins', 'imhex'], { cwd: dir });
   });
   afterAll(async () => {
@@ -67,7 +67,7 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
 
   it('answers every tool with the protocol’s shapes and ImHex’s bytes', async () => {
     await everyTool(sdkCall(session), { persistentSelection: true, truth: () => fake.data });
-  });
+  }, 60_000);
 
   it('returns ImHex’s JSON-RPC errors as tool errors with their code, and keeps serving', async () => {
     const call = sdkCall(session);
@@ -85,10 +85,10 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
     fake.silent = true;
     const hung = await call('read_bytes', { offset: 0, count: 1 });
     expect(hung.structured.error).toMatchObject({ code: 'UNAVAILABLE' });
-    expect(hung.text).toMatch(/did not answer read_bytes within 500 ms/);
+    expect(hung.text).toMatch(/did not answer read_bytes within 2000 ms/);
     fake.silent = false;
     expect((await call('read_bytes', { offset: 5, count: 2 })).structured).toMatchObject({ hex_data: fake.data.subarray(5, 7).toString('hex') });
-  });
+  }, 60_000);
 });
 
 describe('mcphost serve: progress of a large search', () => {
@@ -116,5 +116,5 @@ describe('mcphost serve: progress of a large search', () => {
     } finally {
       await session.close();
     }
-  });
+  }, 60_000);
 });
