@@ -2,7 +2,7 @@
 // against the fake ImHex and against a real file. Every value is checked against bytes read
 // independently (`truth()`: the file read with fs, or the fake's buffer) or against real xxd.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -37,7 +37,11 @@ export function realXxd(bytes: Buffer, offset: number, count: number): string | 
   if (!hasXxd) return undefined;
   const file = path.join(tmpdir(), `imhex-xxd-${process.pid}-${Date.now()}.bin`);
   writeFileSync(file, bytes);
-  return execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).replace(/\n$/, '');
+  try {
+    return execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).replace(/\n$/, '');
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<void> {
