@@ -17,7 +17,7 @@ export const inputs = {
   }),
   readBytes: z.object({
     offset: offset('where to start reading (decimal, or 0x… on the command line)'),
-    count: offset(`how many bytes to read (default ${DEFAULT_COUNT}; at most plugins.imhex.maxBytes, 1 MiB by default)`).default(DEFAULT_COUNT),
+    count: offset('how many bytes to read (at most plugins.imhex.maxBytes, 1 MiB unless configured)').default(DEFAULT_COUNT),
   }),
   writeBytes: z.object({
     offset: offset('where to start writing'),
@@ -30,13 +30,13 @@ export const inputs = {
     maxResults: z
       .number()
       .int()
-      .meta({ minimum: 1, description: `stop after this many matches (default ${DEFAULT_MAX_RESULTS}); the result then says truncated: true` })
+      .meta({ minimum: 1, description: 'stop after this many matches; the result then says truncated: true' })
       .default(DEFAULT_MAX_RESULTS),
   }),
   getOffsetInfo: z.object({ offset: offset('the offset to describe and interpret') }),
   hexdump: z.object({
-    offset: offset('where the dump starts (default 0)').default(0),
-    count: offset(`how many bytes to dump (default ${DEFAULT_COUNT})`).default(DEFAULT_COUNT),
+    offset: offset('where the dump starts').default(0),
+    count: offset('how many bytes to dump (at most plugins.imhex.maxBytes)').default(DEFAULT_COUNT),
   }),
 };
 

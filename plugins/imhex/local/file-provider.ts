@@ -37,7 +37,7 @@ export class FileProvider implements ImHexProvider {
 
   /** Opens the file once; a failure is reported as unavailable and retried on the next call. */
   fileHandle(): Promise<FileHandle> {
-    this.handle ??= open(this.key, this.o.writable ? 'r+' : 'r').catch((error: NodeJS.ErrnoException) => {
+    this.handle ??= this.open().catch((error: NodeJS.ErrnoException) => {
       this.handle = undefined;
       throw new UnavailableError(`cannot open ${this.key}${this.o.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.o.writable)}`, {
         cause: error,
@@ -45,6 +45,15 @@ export class FileProvider implements ImHexProvider {
       });
     });
     return this.handle;
+  }
+
+  private async open(): Promise<FileHandle> {
+    const fh = await open(this.key, this.o.writable ? 'r+' : 'r');
+    if (!(await fh.stat()).isFile()) {
+      await fh.close();
+      throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+    }
+    return fh;
   }
 
   private async size(): Promise<number> {
@@ -121,7 +130,7 @@ export class FileProvider implements ImHexProvider {
   async health(): Promise<HealthReport> {
     try {
       const st = await stat(this.key);
-      if (!st.isFile()) return { ok: false, message: `${this.key} is not a regular file — set plugins.imhex.file (or --file) to a file` };
+      if (!st.isFile()) return { ok: false, message: `${this.key} is not a regular file — set plugins.imhex.file (or --file) to a file`, detail: { provider: 'file', file: this.key } };
       await (await open(this.key, this.o.writable ? 'r+' : 'r')).close();
       return { ok: true, message: `serving ${this.label}, ${st.size} bytes`, detail: { provider: 'file', file: this.key, size: st.size, writable: this.o.writable } };
     } catch (error) {
@@ -139,7 +148,7 @@ export class FileProvider implements ImHexProvider {
 
 function openHint(error: NodeJS.ErrnoException, writable: boolean): string {
   if (error.code === 'ENOENT') return 'set plugins.imhex.file (or pass --file) to an existing file';
-  if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder; name a file';
+  if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder or device; name a regular file';
   if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') {
     return writable ? 'the file is not writable by this user; fix its permissions or set plugins.imhex.writable: false' : 'the file is not readable by this user';
   }

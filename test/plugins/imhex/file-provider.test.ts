@@ -114,6 +114,10 @@ describe('local file provider', () => {
     const e = await failure(provider(path.join(tmp.dir, 'nope.bin')).readBytes(0, 1));
     expect(e.code).toBe('UNAVAILABLE');
     expect(e.message).toMatch(/cannot open .*nope\.bin: ENOENT — set plugins\.imhex\.file \(or pass --file\) to an existing file/);
+
+    const folder = await failure(provider(tmp.dir).readBytes(0, 1));
+    expect(folder.code).toBe('UNAVAILABLE');
+    expect(folder.message).toMatch(/EISDIR — plugins\.imhex\.file names a folder or device; name a regular file/);
   });
 });
 
