@@ -1,6 +1,7 @@
 // The local provider on real files: values checked against independent fs reads.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parsePattern } from '../../../plugins/imhex/hex.ts';
@@ -96,6 +97,27 @@ describe('local file provider', () => {
     expect(e.message).toMatch(/^offset: writing 4 bytes at 99998 runs past the end of the data \(100000 bytes\): writes never grow the file unless plugins\.imhex\.allowGrow is true/);
     expect(sha(copy)).toBe(before); // not even the two bytes that fit were written
     expect(statSync(copy).size).toBe(100_000);
+  });
+
+  it('flushes a write to disk (fsync) before reporting success', async () => {
+    const copy = tmp.write('sync.bin', 'abcdef');
+    const probe = await open(copy, 'r');
+    const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    const events: string[] = [];
+    const sync = proto.sync;
+    proto.sync = async function (this: unknown) {
+      events.push('sync');
+      return sync.call(this);
+    };
+    try {
+      const p = provider(copy, { writable: true });
+      await p.writeBytes(1, Buffer.from('ZZ'), call()).then(() => events.push('success'));
+    } finally {
+      proto.sync = sync;
+    }
+    expect(events).toEqual(['sync', 'success']);
+    expect(readFileSync(copy, 'latin1')).toBe('aZZdef');
   });
 
   it('grows the file from its end with allowGrow, but leaves no holes', async () => {
