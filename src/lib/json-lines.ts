@@ -63,6 +63,11 @@ export class JsonLinesPeer {
     return this.waiters.size;
   }
 
+  /** True once `close` ran (or a line grew past `maxLineLength`): requests fail until `reset`. */
+  get closed(): boolean {
+    return this.closedWith !== undefined;
+  }
+
   newId(): number {
     return this.nextId++;
   }

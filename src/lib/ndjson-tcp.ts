@@ -19,6 +19,8 @@ export interface NdjsonTcpOptions {
   port: number;
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Largest response line accepted, in characters (default 64 MiB); a longer one drops the connection. */
+  maxLineLength?: number;
   onStray?(line: string, reason: string): void;
 }
 
@@ -55,9 +57,12 @@ export class NdjsonTcpClient {
       });
       socket.connect(port, host, () => {
         clearTimeout(timer);
-        const peer = new JsonLinesPeer({ write: (line) => void socket.write(line), onStray: this.options.onStray });
+        const peer = new JsonLinesPeer({
+          write: (line) => void socket.write(line),
+          onStray: this.options.onStray,
+          maxLineLength: this.options.maxLineLength,
+        });
         socket.removeAllListeners('error');
-        socket.on('data', (chunk: string) => peer.receive(chunk));
         const drop = (reason: string) => {
           peer.close(new PeerError('CLOSED', `connection to ${host}:${port} closed${reason ? `: ${reason}` : ''}`));
           if (this.socket === socket) {
@@ -65,6 +70,14 @@ export class NdjsonTcpClient {
             this.peer = undefined;
           }
         };
+        socket.on('data', (chunk: string) => {
+          peer.receive(chunk);
+          // The peer gave up on this stream (a line too long): start over on the next request.
+          if (peer.closed) {
+            drop('');
+            socket.destroy();
+          }
+        });
         socket.on('error', (error: NodeJS.ErrnoException) => drop(error.code ?? error.message));
         socket.on('close', () => drop(''));
         this.socket = socket;
@@ -90,9 +103,10 @@ export class NdjsonTcpClient {
     }
   }
 
-  close(): void {
+  /** Drops the connection; pending requests fail with `error` (default: connection closed). The next request reconnects. */
+  close(error?: Error): void {
     this.socket?.destroy();
-    this.peer?.close();
+    this.peer?.close(error);
     this.socket = undefined;
     this.peer = undefined;
   }

@@ -1,0 +1,33 @@
+// What answers the imhex tools: ImHex over TCP, or a local file. Arguments reach a provider
+// already checked (offsets ≥ 0, counts within the limit, hex parsed); results follow the protocol.
+import type { HealthReport, ProgressUpdate } from '../../src/backend/index.js';
+import type { Pattern } from './hex.js';
+import type { OffsetInfo, ReadBytesResult, SearchResult, Selection, SetSelectionResult, WriteBytesResult } from './protocol.js';
+
+export interface ProviderCall {
+  signal: AbortSignal;
+  progress?(update: ProgressUpdate): void;
+}
+
+export interface SearchRequest {
+  pattern: Pattern;
+  start_offset: number;
+  /** Exclusive bound for where a match starts; undefined = end of data. */
+  end_offset?: number;
+  maxResults: number;
+}
+
+export interface ImHexProvider {
+  readonly kind: 'file' | 'imhex';
+  /** One line for people: which file or which ImHex. */
+  readonly label: string;
+  getSelection(call: ProviderCall): Promise<Selection>;
+  setSelection(start: number, size: number, call: ProviderCall): Promise<SetSelectionResult>;
+  readBytes(offset: number, count: number, call: ProviderCall): Promise<ReadBytesResult>;
+  writeBytes(offset: number, data: Buffer, call: ProviderCall): Promise<WriteBytesResult>;
+  search(request: SearchRequest, call: ProviderCall): Promise<SearchResult>;
+  getOffsetInfo(offset: number, call: ProviderCall): Promise<OffsetInfo>;
+  health(): Promise<HealthReport>;
+  /** Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,73 @@
+// Input and output schemas of the imhex tools. Inputs check types only; ranges are advertised
+// in the JSON Schema (`minimum`) and enforced by the handlers, so a bad value comes back with the
+// protocol's -32602 and the field's name.
+import * as z from 'zod';
+import { offsetInfoResult, readBytesResult, searchResult, selectionResult, setSelectionResult, writeBytesResult } from './protocol.js';
+
+const offset = (description: string) => z.number().int().meta({ minimum: 0, description });
+
+export const DEFAULT_COUNT = 256;
+export const DEFAULT_MAX_RESULTS = 1000;
+
+export const inputs = {
+  getSelection: z.object({}),
+  setSelection: z.object({
+    start_offset: offset('first selected byte'),
+    size: offset('number of bytes to select; 0 clears the selection'),
+  }),
+  readBytes: z.object({
+    offset: offset('where to start reading (decimal, or 0x… on the command line)'),
+    count: offset('how many bytes to read (at most plugins.imhex.maxBytes, 1 MiB unless configured)').default(DEFAULT_COUNT),
+  }),
+  writeBytes: z.object({
+    offset: offset('where to start writing'),
+    data: z.string().describe('bytes as hex, e.g. "deadbeef" or "de ad be ef"'),
+  }),
+  search: z.object({
+    pattern: z.string().describe('bytes as hex; ?? matches any byte; spaces allowed, e.g. "4A ?? 6F"'),
+    start_offset: offset('first offset where a match may start (default 0)').optional(),
+    end_offset: offset('matches must start before this offset (default: end of data); a match may run past it').optional(),
+    maxResults: z
+      .number()
+      .int()
+      .meta({ minimum: 1, description: 'stop after this many matches; the result then says truncated: true' })
+      .default(DEFAULT_MAX_RESULTS),
+  }),
+  getOffsetInfo: z.object({ offset: offset('the offset to describe and interpret') }),
+  hexdump: z.object({
+    offset: offset('where the dump starts').default(0),
+    count: offset('how many bytes to dump (at most plugins.imhex.maxBytes)').default(DEFAULT_COUNT),
+  }),
+};
+
+const numberViews = z.object({
+  u16: z.number().nullable(),
+  i16: z.number().nullable(),
+  u32: z.number().nullable(),
+  i32: z.number().nullable(),
+  u64: z.string().nullable(),
+  i64: z.string().nullable(),
+  f32: z.union([z.number(), z.string()]).nullable(),
+  f64: z.union([z.number(), z.string()]).nullable(),
+});
+
+export const inspectionSchema = z.object({
+  bytes_available: z.number().int(),
+  hex: z.string(),
+  u8: z.number().nullable(),
+  i8: z.number().nullable(),
+  little_endian: numberViews,
+  big_endian: numberViews,
+  ascii: z.string(),
+  utf8: z.string(),
+});
+
+export const outputs = {
+  getSelection: selectionResult,
+  setSelection: setSelectionResult,
+  readBytes: readBytesResult,
+  writeBytes: writeBytesResult,
+  search: searchResult.extend({ truncated: z.literal(true).optional() }),
+  getOffsetInfo: offsetInfoResult.extend({ inspector: inspectionSchema }),
+  hexdump: z.object({ offset: z.number().int(), count: z.number().int(), bytes_read: z.number().int(), dump: z.string() }),
+};

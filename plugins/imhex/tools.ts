@@ -1,0 +1,128 @@
+// The seven imhex tools. Each checks its arguments the same way for both providers, asks the
+// provider, and returns the protocol's result as structured content plus a short text.
+import { defineTool, structured, type CallContext, type ToolDef } from '../../src/backend/index.js';
+import type { ImHexConfig } from './config.js';
+import { parseHexData, parsePattern } from './hex.js';
+import { xxd } from './hexdump.js';
+import { INSPECT_BYTES, inspect } from './inspector.js';
+import type { ImHexProvider, ProviderCall } from './provider.js';
+import { offsetInfoText, readText, searchText, selectionText, setSelectionText, writeText } from './render.js';
+import { inputs, outputs } from './schemas.js';
+import { checkCount, checkOffset, checkPositive, checkRange } from './validate.js';
+
+export type ProviderFor = (ctx: CallContext<ImHexConfig>) => Promise<ImHexProvider>;
+
+const call = (ctx: CallContext<ImHexConfig>): ProviderCall => ({ signal: ctx.signal, progress: ctx.progress });
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+
+export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
+  return [
+    defineTool<ImHexConfig, typeof inputs.getSelection>({
+      name: 'get_selection',
+      title: 'Get selection',
+      description: 'The current selection: start_offset, size and end_offset (inclusive); nulls and size 0 when nothing is selected.',
+      input: inputs.getSelection,
+      output: outputs.getSelection,
+      annotations: readOnly,
+      handler: async (_args, ctx) => {
+        const s = await (await providerFor(ctx)).getSelection(call(ctx));
+        return structured(s, selectionText(s));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.setSelection>({
+      name: 'set_selection',
+      title: 'Set selection',
+      description: 'Selects size bytes starting at start_offset (size 0 clears the selection).',
+      input: inputs.setSelection,
+      output: outputs.setSelection,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: async ({ start_offset, size }, ctx) => {
+        checkOffset('start_offset', start_offset);
+        checkOffset('size', size);
+        const r = await (await providerFor(ctx)).setSelection(start_offset, size, call(ctx));
+        return structured(r, setSelectionText(r.start_offset, r.size));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.readBytes>({
+      name: 'read_bytes',
+      title: 'Read bytes',
+      description: 'Reads count bytes at offset as lowercase hex (hex_data); bytes_read is less than count at the end of the data.',
+      input: inputs.readBytes,
+      output: outputs.readBytes,
+      annotations: readOnly,
+      handler: async ({ offset, count }, ctx) => {
+        checkOffset('offset', offset);
+        checkCount('count', count, ctx.config.maxBytes);
+        const r = await (await providerFor(ctx)).readBytes(offset, count, call(ctx));
+        return structured(r, readText(r));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.writeBytes>({
+      name: 'write_bytes',
+      title: 'Write bytes',
+      description:
+        'Overwrites bytes at offset with data (hex). A local file must be configured writable: true; writes never extend it unless allowGrow: true.',
+      input: inputs.writeBytes,
+      output: outputs.writeBytes,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      handler: async ({ offset, data }, ctx) => {
+        checkOffset('offset', offset);
+        const bytes = parseHexData('data', data);
+        checkCount('data', bytes.length, ctx.config.maxBytes);
+        const r = await (await providerFor(ctx)).writeBytes(offset, bytes, call(ctx));
+        return structured(r, writeText(r.offset, r.bytes_written));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.search>({
+      name: 'search',
+      title: 'Search bytes',
+      description:
+        'Finds a hex byte pattern (?? = any byte, spaces allowed) and returns the offsets where it starts, in [start_offset, end_offset). ' +
+        'Stops after maxResults matches with truncated: true.',
+      input: inputs.search,
+      output: outputs.search,
+      annotations: readOnly,
+      handler: async ({ pattern, start_offset, end_offset, maxResults }, ctx) => {
+        const parsed = parsePattern('pattern', pattern);
+        const range = checkRange(start_offset, end_offset);
+        checkPositive('maxResults', maxResults);
+        const provider = await providerFor(ctx);
+        const r = await provider.search({ pattern: parsed, start_offset: range.start, end_offset: range.end, maxResults }, call(ctx));
+        return structured(r, searchText(parsed.text, r));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.getOffsetInfo>({
+      name: 'get_offset_info',
+      title: 'Offset info and data inspector',
+      description:
+        'The address of an offset (address_str, 0x%08X) and a data inspector: u8…u64 / i8…i64 (64-bit as strings), f32 and f64 in ' +
+        'little and big endian, ASCII and UTF-8 previews of the bytes there.',
+      input: inputs.getOffsetInfo,
+      output: outputs.getOffsetInfo,
+      annotations: readOnly,
+      handler: async ({ offset }, ctx) => {
+        checkOffset('offset', offset);
+        const provider = await providerFor(ctx);
+        const info = await provider.getOffsetInfo(offset, call(ctx));
+        const read = await provider.readBytes(offset, INSPECT_BYTES, call(ctx));
+        const inspector = inspect(Buffer.from(read.hex_data, 'hex'));
+        return structured({ ...info, inspector }, offsetInfoText(info, inspector));
+      },
+    }),
+    defineTool<ImHexConfig, typeof inputs.hexdump>({
+      name: 'hexdump',
+      title: 'Hex dump',
+      description: 'A classic dump of count bytes at offset, 16 per line with offsets and an ASCII column (the layout of xxd).',
+      input: inputs.hexdump,
+      output: outputs.hexdump,
+      annotations: readOnly,
+      handler: async ({ offset, count }, ctx) => {
+        checkOffset('offset', offset);
+        checkCount('count', count, ctx.config.maxBytes);
+        const r = await (await providerFor(ctx)).readBytes(offset, count, call(ctx));
+        const dump = xxd(Buffer.from(r.hex_data, 'hex'), offset);
+        return structured({ offset, count, bytes_read: r.bytes_read, dump }, dump || `No data at ${offset} (end of data).`);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,31 @@
+// Range checks shared by both providers. The zod schemas only check types (so a negative offset
+// reaches the handler and becomes the protocol's -32602, naming the field).
+import { invalidParams } from './errors.js';
+
+export function checkOffset(field: string, value: number): number {
+  if (value < 0) throw invalidParams(field, `must be 0 or more, got ${value}`);
+  return value;
+}
+
+/** A byte count between 0 and `limit` (plugins.imhex.maxBytes). */
+export function checkCount(field: string, value: number, limit: number): number {
+  if (value < 0) throw invalidParams(field, `must be 0 or more, got ${value}`);
+  if (value > limit) {
+    throw invalidParams(field, `${value} is over the limit of ${limit} bytes per call: read in parts, or raise plugins.imhex.maxBytes`, { limit });
+  }
+  return value;
+}
+
+export function checkPositive(field: string, value: number): number {
+  if (value < 1) throw invalidParams(field, `must be 1 or more, got ${value}`);
+  return value;
+}
+
+/** Checks `start_offset`/`end_offset` of a search and returns the range (end undefined = end of data). */
+export function checkRange(start: number | undefined, end: number | undefined): { start: number; end?: number } {
+  const s = checkOffset('start_offset', start ?? 0);
+  if (end === undefined) return { start: s };
+  checkOffset('end_offset', end);
+  if (end < s) throw invalidParams('end_offset', `${end} is before start_offset ${s}`);
+  return { start: s, end };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { JsonLinesPeer, LineBuffer, PeerError } from '../../src/lib/json-lines.js';
+
+function peerWithLog(maxLineLength?: number) {
+  const written: string[] = [];
+  const strays: Array<[string, string]> = [];
+  const peer = new JsonLinesPeer({ write: (l) => void written.push(l), onStray: (l, r) => void strays.push([l, r]), maxLineLength });
+  return { peer, written, strays };
+}
+
+describe('LineBuffer', () => {
+  it('joins lines split across chunks, drops \\r and blank lines', () => {
+    const b = new LineBuffer();
+    expect(b.push('{"a":')).toEqual([]);
+    expect(b.push('1}\r\n\n{"b"')).toEqual(['{"a":1}']);
+    expect(b.size).toBe(4);
+    expect(b.push(':2}\n')).toEqual(['{"b":2}']);
+  });
+});
+
+describe('JsonLinesPeer', () => {
+  it('writes one line per request and resolves answers by id in any order', async () => {
+    const { peer, written } = peerWithLog();
+    const a = peer.request({ id: 1, method: 'a' });
+    const b = peer.request({ id: 'two', method: 'b' });
+    expect(written).toEqual(['{"id":1,"method":"a"}\n', '{"id":"two","method":"b"}\n']);
+    peer.receive('{"id":"two","result":2}\n{"id":1,');
+    expect(await b).toEqual({ id: 'two', result: 2 });
+    expect(peer.inFlight).toBe(1);
+    peer.receive('"result":1}\n');
+    expect(await a).toEqual({ id: 1, result: 1 });
+  });
+
+  it('reports lines that are not JSON or carry no known id, and keeps waiting', async () => {
+    const { peer, strays } = peerWithLog();
+    const p = peer.request({ id: 7 });
+    peer.receive('garbage\n{"id":8}\n{"result":1}\n');
+    expect(strays.map(([, r]) => r)).toEqual(['not JSON', 'unknown id 8', 'no id']);
+    expect(peer.inFlight).toBe(1);
+    peer.receive('{"id":7}\n');
+    await expect(p).resolves.toEqual({ id: 7 });
+  });
+
+  it('times out and aborts single requests', async () => {
+    const { peer } = peerWithLog();
+    await expect(peer.request({ id: 1 }, { timeoutMs: 10 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    const ac = new AbortController();
+    const p = peer.request({ id: 2 }, { signal: ac.signal });
+    ac.abort('stop');
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(peer.inFlight).toBe(0);
+  });
+
+  it('closes itself on an over-long line, failing pending and later requests until reset', async () => {
+    const { peer } = peerWithLog(16);
+    const p = peer.request({ id: 1 });
+    expect(peer.closed).toBe(false);
+    peer.receive('x'.repeat(40));
+    await expect(p).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    expect(peer.closed).toBe(true);
+    await expect(peer.request({ id: 2 })).rejects.toBeInstanceOf(PeerError);
+    peer.reset(new PeerError('CLOSED', 'reconnected'));
+    expect(peer.closed).toBe(false);
+    const q = peer.request({ id: 3 });
+    peer.receive('{"id":3}\n');
+    await expect(q).resolves.toEqual({ id: 3 });
+  });
+
+  it('close(error) fails pending requests with that error', async () => {
+    const { peer } = peerWithLog();
+    const p = peer.request({ id: 1 });
+    const reason = new Error('malformed answer');
+    peer.close(reason);
+    await expect(p).rejects.toBe(reason);
+    await expect(peer.request({ id: 2 })).rejects.toBe(reason);
+  });
+});
