@@ -62,7 +62,7 @@ export function asciiPreview(b: Uint8Array): string {
 
 function utf8Preview(b: Buffer): string {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(b);
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 export function inspect(bytes: Buffer): Inspection {
