@@ -193,17 +193,18 @@ export class ChildProcessTransport implements Transport {
       // already closed
     }
     if (pid === undefined) return; // it never started
+    let termed = false;
     if (!this.exit && !(await within(grace))) {
-      signalGroup(pid, 'SIGTERM');
+      termed = signalGroup(pid, 'SIGTERM');
       if (!(await within(grace))) {
         signalGroup(pid, 'SIGKILL');
         await within(grace);
       }
     }
-    // The leader is gone; its group may still hold children that ignored stdin closing.
+    // The leader is gone; its group may still hold children that outlived it.
     if (signalGroup(pid, 0)) {
-      signalGroup(pid, 'SIGTERM');
-      for (let waited = 0; waited < grace && signalGroup(pid, 0); waited += 50) await delay(50);
+      if (!termed) signalGroup(pid, 'SIGTERM');
+      for (let waited = 0; !termed && waited < grace && signalGroup(pid, 0); waited += 50) await delay(50);
       signalGroup(pid, 'SIGKILL');
     }
     liveGroups.delete(pid);

@@ -36,6 +36,8 @@ export interface UpstreamOptions {
   onListChanged?(kind: ListKind): void;
   /** Try the old HTTP+SSE transport when a POST to the URL is refused with 4xx (default true). */
   sseFallback?: boolean;
+  /** Reconnect (restart a child) in the background after the connection is lost, instead of on the next call. */
+  keepAlive?: boolean;
 }
 
 export interface UpstreamStatus {
@@ -219,6 +221,7 @@ export class UpstreamClient {
     const reason = live.transport instanceof ChildProcessTransport ? exitReason(live.transport) : 'the connection closed';
     this.options.logger.warn(`${this.targetText}: ${reason}`);
     this.markDown(reason);
+    if (this.options.keepAlive) this.watch(() => undefined);
   }
 
   private markDown(reason: string): void {

@@ -23,6 +23,7 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
       env,
       logger: ctx.logger,
       connectTimeoutMs: server.connectTimeoutMs,
+      keepAlive: server.eager === true,
       onListChanged: (kind) => ctx.notifyListChanged(kind),
     });
     const mirror = createMirror({ name, client, logger: ctx.logger, allowedTools: server.allowedTools, blockedTools: server.blockedTools });
