@@ -302,10 +302,19 @@ export class UpstreamClient {
     const pending = this.pending?.catch(() => undefined);
     const live = this.live;
     this.live = undefined;
-    if (live) await live.client.close().catch(() => undefined);
+    if (live) await closeLive(live);
     const late = await pending;
-    if (late && late !== live) await late.client.close().catch(() => undefined);
+    if (late && late !== live) await closeLive(late);
   }
+}
+
+/** Ends an HTTP session with DELETE first (the server then stops work still running for us), then closes. */
+async function closeLive(live: Live): Promise<void> {
+  if (live.transport instanceof StreamableHTTPClientTransport && live.transport.sessionId) {
+    const ended = live.transport.terminateSession().catch(() => undefined);
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  }
+  await live.client.close().catch(() => undefined);
 }
 
 function exitReason(transport: ChildProcessTransport): string {
