@@ -69,13 +69,10 @@ export function createRemoteProvider(options: { url: string; timeoutMs?: number;
     eval: (args, ctx) => data('eval', args, ctx),
     query: (args, ctx) => data('query', args, ctx),
     async check() {
-      try {
-        await client.connect();
-      } catch (error) {
-        return { ok: false, message: (error as Error).message };
-      }
-      const server = client.status().server;
-      return { ok: true, message: `HUD ${server ? `${server.name} ${server.version} ` : ''}is up at ${url}` };
+      await client.probe();
+      const status = client.status();
+      if (status.state !== 'connected') return { ok: false, message: client.unavailable(status.lastError ?? status.state).message };
+      return { ok: true, message: `HUD ${status.server ? `${status.server.name} ${status.server.version} ` : ''}is up at ${url}` };
     },
     close: () => client.close(),
   };

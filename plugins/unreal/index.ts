@@ -42,7 +42,7 @@ export default function unreal(): Backend<Config> {
       async listResources() {
         if (await viaMcp()) {
           try {
-            return (await client.request((c) => c.listResources())).resources;
+            return (await client.request((c) => c.listResources(undefined, client.listOptions()))).resources;
           } catch (error) {
             if (!notOffered(error)) throw error;
           }

@@ -111,7 +111,7 @@ export function createMirror(options: MirrorOptions): Mirror {
   }
 
   async function listTools(): Promise<ToolDef[]> {
-    const { tools } = await client.request((c) => c.listTools());
+    const { tools } = await client.request((c) => c.listTools(undefined, client.listOptions()));
     const out: ToolDef[] = [];
     const seen = new Set<string>();
     for (const tool of tools) {
@@ -186,18 +186,18 @@ export function createMirror(options: MirrorOptions): Mirror {
   return {
     tools: (ctx) => cached('tools', ctx, listTools),
     prompts: (ctx) =>
-      cached('prompts', ctx, async () => ((await capable('prompts')) ? (await optional(async () => (await client.request((c) => c.listPrompts())).prompts)).map(promptDef) : [])),
+      cached('prompts', ctx, async () => ((await capable('prompts')) ? (await optional(async () => (await client.request((c) => c.listPrompts(undefined, client.listOptions()))).prompts)).map(promptDef) : [])),
     resources: (ctx) =>
       cached('resources', ctx, async () => {
         if (options.listResources) return (await options.listResources()).map(resourceDef);
-        return (await capable('resources')) ? (await optional(async () => (await client.request((c) => c.listResources())).resources)).map(resourceDef) : [];
+        return (await capable('resources')) ? (await optional(async () => (await client.request((c) => c.listResources(undefined, client.listOptions()))).resources)).map(resourceDef) : [];
       }),
     resourceTemplates: (ctx) =>
       cached('templates', ctx, async () => {
         if (!(await capable('resources'))) return [];
         const c = await client.connect();
         const completions = Boolean(c.getServerCapabilities()?.completions);
-        const templates = await optional(async () => (await client.request((cl) => cl.listResourceTemplates())).resourceTemplates);
+        const templates = await optional(async () => (await client.request((cl) => cl.listResourceTemplates(undefined, client.listOptions()))).resourceTemplates);
         return templates.map((t) => templateDef(t, completions));
       }),
     notify: (kind) => notifyHost?.(kind),

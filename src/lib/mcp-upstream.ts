@@ -278,6 +278,24 @@ export class UpstreamClient {
     }
   }
 
+  /** Options for requests made for the host itself (listings): bounded by `requestTimeoutMs`. */
+  listOptions(): { timeout: number } {
+    return { timeout: this.options.requestTimeoutMs ?? 30_000 };
+  }
+
+  /**
+   * Checks a live connection with `ping` (an HTTP server may have gone away since the last call),
+   * connecting first when there is none. Resolves either way; `status()` then tells the state.
+   */
+  async probe(): Promise<void> {
+    try {
+      if (this.live && this.options.target.kind === 'http') await this.request((c) => c.ping({ timeout: 5_000 }));
+      else await this.connect();
+    } catch {
+      // the state and lastError say why
+    }
+  }
+
   /** While down, keeps trying to connect in the background (same backoff); `onUp` runs once it is up. */
   watch(onUp: () => void): void {
     if (this.watchTimer || this._state === 'closed' || this.live) return;

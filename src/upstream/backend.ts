@@ -55,7 +55,7 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
     },
     async health(ctx): Promise<HealthReport> {
       const { client, mirror } = ensure(ctx);
-      if (client.state !== 'connected') await client.connect().catch(() => undefined);
+      await client.probe();
       const status = client.status();
       const tools = mirror.toolCount();
       const detail = { ...status, ...(tools !== undefined && { tools }) };

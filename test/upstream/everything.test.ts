@@ -53,6 +53,11 @@ async function checkProgressAndResources(client: Client, prefix: string) {
   expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
   const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
   expect(dynamic.contents[0]).toMatchObject({ text: expect.stringContaining('Resource 7') });
+  const completion = await client.complete({
+    ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+    argument: { name: 'resourceId', value: '12' },
+  });
+  expect(completion.completion.values).toEqual(['12']);
 }
 
 describe('server-everything over stdio', () => {
