@@ -208,7 +208,7 @@ export class UpstreamClient {
       try {
         return await this.handshake(new SSEClientTransport(url, { requestInit }), 'sse');
       } catch (fallback) {
-        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, { cause: error });
+        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, { cause: fallback });
       }
     }
   }

@@ -26,7 +26,7 @@ describe('an HTTP server mounted from .mcprc', () => {
     writeConfig(tmp.dir, {
       servers: {
         fxh: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' } },
-        fxh2: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' }, timeoutMs: 300, allowedTools: ['slow'], enabled: false },
+        fxh2: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' }, timeoutMs: 1500, allowedTools: ['slow'], enabled: false },
         nokey: { url, enabled: false },
       },
     });
@@ -71,7 +71,7 @@ describe('an HTTP server mounted from .mcprc', () => {
     const before = journalLines(journal).filter((l) => l === 'slow:cancelled').length;
     const result = await runCli(['call', 'fxh2', 'slow', '--steps', '400'], { cwd: tmp.dir, env: env() });
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/timed out after 300 ms/);
+    expect(result.stderr).toMatch(/timed out after 1500 ms/);
     await waitFor(() => journalLines(journal).filter((l) => l === 'slow:cancelled').length > before, 'the upstream to see the cancel');
   });
 });

@@ -108,10 +108,12 @@ describe('exile (remote mode)', () => {
 
   it('cancels the HUD call when plugins.exile.timeoutMs runs out', async () => {
     const dir = tempDir();
-    writeConfig(dir.dir, { plugins: { exile: { url: hud.url, timeoutMs: 300 } } });
+    // Long enough for a loaded machine to connect first; the call itself never ends on its own.
+    writeConfig(dir.dir, { plugins: { exile: { url: hud.url, timeoutMs: 1500 } } });
     const result = await runCli(['call', 'exile', 'eval', '--expr', 'Wait(20000)'], { cwd: dir.dir });
     expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/timed out after 300 ms/);
+    expect(result.stderr).toMatch(/timed out after 1500 ms/);
+    expect(journalLines(journal)).toContain('eval {"expr":"Wait(20000)","depth":2}');
     await waitFor(() => journalLines(journal).includes('eval cancelled'), 'the HUD to see the cancel');
   });
 
