@@ -88,6 +88,14 @@ export class ChildProcessTransport implements Transport {
     return this.partialErr ? [...this.tail, this.partialErr] : [...this.tail];
   }
 
+  /** "`cmd args` exited with code 1: <last stderr lines>" (or "was killed by SIGKILL"). */
+  describeExit(): string {
+    const exit = this.exit;
+    const how = !exit ? 'stopped' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const tail = this.stderrTail().slice(-3).join(' | ');
+    return `\`${this.commandLine()}\` ${how}${tail ? `: ${tail}` : ''}`;
+  }
+
   commandLine(): string {
     return [this.options.command, ...(this.options.args ?? [])].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
   }

@@ -5,56 +5,14 @@
 // an UnavailableError whose message says what is down and why.
 import { Client, ProtocolError, SdkError, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
-import type { ListKind, Logger } from '../backend/types.js';
 import { ToolError, UnavailableError } from '../backend/errors.js';
-import { ChildProcessTransport, SpawnError } from './mcp-upstream-stdio.js';
+import { ChildProcessTransport } from './mcp-upstream-stdio.js';
+import { describeError, notProcessed } from './mcp-upstream-errors.js';
+import type { ListKind } from '../backend/types.js';
+import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp-upstream-types.js';
 
-export type UpstreamTarget =
-  | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers?: Record<string, string> };
-
-export type UpstreamState = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
-
-export interface UpstreamOptions {
-  /** Used in messages: "upstream <name> unavailable: …". */
-  name: string;
-  target: UpstreamTarget;
-  logger: Logger;
-  /** The host's environment: a stdio child inherits only PATH, HOME and the like from it, plus `target.env`. */
-  env?: NodeJS.ProcessEnv;
-  /** Connecting and the initialize handshake (default 30 s). */
-  connectTimeoutMs?: number;
-  /** Requests without a caller deadline, e.g. listings (default 30 s). */
-  requestTimeoutMs?: number;
-  /** Restart backoff for a stdio child: first delay, cap, and healthy time that resets it (1 s, 30 s, 60 s). */
-  backoff?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
-  /** Grace for each shutdown step of a stdio child (default 500 ms). */
-  graceMs?: number;
-  /** Message of the error a caller sees while the server is down; default "upstream <name> unavailable: <reason>". */
-  describeDown?(reason: string): string;
-  /** The server changed a list (its listChanged notifications), or came back after a restart. */
-  onListChanged?(kind: ListKind): void;
-  /** Try the old HTTP+SSE transport when a POST to the URL is refused with 4xx (default true). */
-  sseFallback?: boolean;
-  /** Reconnect (restart a child) in the background after the connection is lost, instead of on the next call. */
-  keepAlive?: boolean;
-}
-
-export interface UpstreamStatus {
-  name: string;
-  transport: 'stdio' | 'http';
-  target: string;
-  state: UpstreamState;
-  /** The wire actually in use for HTTP: `streamable-http` or `sse`. */
-  via?: string;
-  lastError?: string;
-  pid?: number;
-  restarts: number;
-  /** Milliseconds until the next restart is allowed (stdio, while down). */
-  retryInMs?: number;
-  server?: { name: string; version: string };
-  protocolVersion?: string;
-}
+export { describeError };
+export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
 
 interface Live {
   client: Client;
@@ -75,6 +33,7 @@ export class UpstreamClient {
   private restarts = 0;
   private lastPid?: number;
   private watchTimer?: NodeJS.Timeout;
+  private watchUp?: () => void;
 
   constructor(options: UpstreamOptions) {
     this.options = options;
@@ -155,6 +114,12 @@ export class UpstreamClient {
       for (const kind of ['tools', 'resources', 'prompts'] as const) this.options.onListChanged?.(kind);
     }
     this.everConnected = true;
+    // Connected by a call or a health check while a background watch waited: it is up now.
+    if (this.watchTimer) {
+      clearTimeout(this.watchTimer);
+      this.watchTimer = undefined;
+      this.watchUp?.();
+    }
     return live;
   }
 
@@ -192,7 +157,7 @@ export class UpstreamClient {
       this.lastPid = transport.pid;
       return live;
     } catch (error) {
-      if (transport.exit) throw new Error(exitReason(transport), { cause: error });
+      if (transport.exit) throw new Error(transport.describeExit(), { cause: error });
       throw error;
     }
   }
@@ -218,7 +183,7 @@ export class UpstreamClient {
     if (this.live !== live) return;
     this.live = undefined;
     if (this._state === 'closed') return;
-    const reason = live.transport instanceof ChildProcessTransport ? exitReason(live.transport) : 'the connection closed';
+    const reason = live.transport instanceof ChildProcessTransport ? live.transport.describeExit() : 'the connection closed';
     this.options.logger.warn(`${this.targetText}: ${reason}`);
     this.markDown(reason);
     if (this.options.keepAlive) this.watch(() => undefined);
@@ -252,7 +217,12 @@ export class UpstreamClient {
   async request<T>(run: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const client = await this.connect();
-      const live = this.live!;
+      const live = this.live;
+      if (!live) {
+        // Lost again between connecting and sending.
+        if (attempt > 0) throw this.unavailable(this.lastError ?? 'the connection closed');
+        continue;
+      }
       try {
         return await run(client);
       } catch (error) {
@@ -268,7 +238,7 @@ export class UpstreamClient {
         }
         if (live.transport instanceof ChildProcessTransport) {
           // The child died (or stopped reading): `lost` has the reason, or will on exit.
-          throw this.unavailable(live.transport.exit ? exitReason(live.transport) : describeError(error, this.options.target), error);
+          throw this.unavailable(live.transport.exit ? live.transport.describeExit() : describeError(error, this.options.target), error);
         }
         const reason = describeError(error, this.options.target);
         this.drop(live, reason);
@@ -299,6 +269,7 @@ export class UpstreamClient {
   /** While down, keeps trying to connect in the background (same backoff); `onUp` runs once it is up. */
   watch(onUp: () => void): void {
     if (this.watchTimer || this._state === 'closed' || this.live) return;
+    this.watchUp = onUp;
     let delayMs = this.options.backoff?.initialMs ?? 1_000;
     const tick = () => {
       this.watchTimer = undefined;
@@ -333,50 +304,4 @@ async function closeLive(live: Live): Promise<void> {
     await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
   await live.client.close().catch(() => undefined);
-}
-
-function exitReason(transport: ChildProcessTransport): string {
-  const exit = transport.exit;
-  const how = !exit ? 'stopped' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-  const tail = transport.stderrTail().slice(-3).join(' | ');
-  return `\`${transport.commandLine()}\` ${how}${tail ? `: ${tail}` : ''}`;
-}
-
-/** A request that never reached a server that processed it, so resending it is safe. */
-function notProcessed(error: unknown): boolean {
-  if (error instanceof SdkHttpError) return error.status === 404;
-  return errnoOf(error) === 'ECONNREFUSED';
-}
-
-function errnoOf(error: unknown): string | undefined {
-  let cur = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; cur && i < 5; i++, cur = cur.cause as typeof cur) {
-    if (typeof cur.code === 'string' && /^E[A-Z]+$/.test(cur.code)) return cur.code;
-  }
-  return undefined;
-}
-
-/** One line saying why the server could not be reached, naming the command or URL. */
-export function describeError(error: unknown, target: UpstreamTarget): string {
-  if (error instanceof SpawnError) {
-    const hint =
-      error.code === 'ENOENT'
-        ? 'command not found (ENOENT): check the command and PATH'
-        : error.code === 'EACCES'
-          ? 'permission denied (EACCES): make the file executable'
-          : error.message;
-    return `cannot start \`${error.command}\`: ${hint}`;
-  }
-  const where = target.kind === 'http' ? target.url : `\`${target.command}\``;
-  if (error instanceof SdkHttpError) {
-    const body = (error.data as unknown as { text?: unknown } | undefined)?.text;
-    const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
-    return `${where} answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ''}${text ? `: ${text}` : ''}`;
-  }
-  if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') return `${where} did not answer initialize in time`;
-  const code = errnoOf(error);
-  if (code === 'ECONNREFUSED') return `connection refused at ${where} (is it running?)`;
-  if (code === 'ENOTFOUND') return `host not found: ${where}`;
-  if (code) return `${where}: ${code}`;
-  return (error as Error)?.message ?? String(error);
 }
