@@ -2,6 +2,7 @@
 // process, and one mapping from failures to exit codes.
 import { Command, Flags } from '@oclif/core';
 import type { LogLevel } from '../backend/types.js';
+import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { openConfig, openHost, type OpenHostOptions } from '../core/open.js';
 import { ContractError } from '../loader/contract.js';
@@ -68,5 +69,6 @@ export function exitCodeFor(error: unknown): number | undefined {
   if (error instanceof ConfigError) return Exit.CONFIG;
   if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
   if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
+  if (isToolError(error) && error.code === 'UNAVAILABLE') return Exit.UNAVAILABLE;
   return undefined;
 }

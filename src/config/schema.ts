@@ -14,11 +14,12 @@ export const pluginSectionSchema = z.looseObject({
 });
 
 const upstreamCommon = {
-  enabled: z.boolean().optional(),
-  eager: z.boolean().optional(),
-  timeoutMs: positiveMs.optional(),
-  allowedTools: z.array(z.string()).optional(),
-  blockedTools: z.array(z.string()).optional(),
+  enabled: z.boolean().optional().describe('serve this server when --plugins is not given (default true)'),
+  eager: z.boolean().optional().describe('connect when serving starts instead of on first use'),
+  timeoutMs: positiveMs.optional().describe('tool-call timeout; on expiry the call is cancelled upstream too'),
+  connectTimeoutMs: positiveMs.optional().describe('time allowed to start or reach the server and finish initialize (default 30000)'),
+  allowedTools: z.array(z.string()).optional().describe('publish only these upstream tools (names or * globs)'),
+  blockedTools: z.array(z.string()).optional().describe('never publish these upstream tools (names or * globs)'),
 };
 
 export const stdioServerSchema = z.strictObject({

@@ -11,12 +11,12 @@ import type {
   ResourceTemplateDef,
   ToolDef,
 } from '../backend/types.js';
-import { isToolError } from '../backend/errors.js';
+import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
 import { CancelledError, RegistryError, ShutdownError, TimeoutError, UnknownNameError } from './errors.js';
 import { closest, publicName } from './names.js';
-import { errorOutcome, toReadContents, toToolResult, type CallOutcome } from './result.js';
+import { errorOutcome, resultError, toReadContents, toToolResult, type CallOutcome } from './result.js';
 import { argsErrorText, checkArgs, inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
 import { promptArguments, runPrompt } from './prompts.js';
 import { issueLines } from '../lib/zod-issues.js';
@@ -81,6 +81,8 @@ export class Registry {
   private readonly listeners = new Set<Listener>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
+  /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
+  private readonly toolListErrors = new Map<string, unknown>();
 
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
@@ -139,8 +141,11 @@ export class Registry {
       this.hosts.map(async (host) => {
         const safe = async <T>(key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): Promise<T[]> => {
           try {
-            return await host.listing<T>(key);
+            const items = await host.listing<T>(key);
+            if (key === 'tools') this.toolListErrors.delete(host.name);
+            return items;
           } catch (error) {
+            if (key === 'tools') this.toolListErrors.set(host.name, error);
             host.lastError = (error as Error).message;
             this.options.logger.warn(`${host.name}: cannot list ${key}: ${(error as Error).message}`);
             return [];
@@ -215,6 +220,10 @@ export class Registry {
     if (!this.host(plugin)) throw new UnknownNameError('plugin', plugin, this.hosts.map((h) => h.name));
     const tools = await this.tools(plugin);
     const found = tools.find((t) => t.def.name === local || t.publicName === local);
+    const listError = this.toolListErrors.get(plugin);
+    if (!found && tools.length === 0 && listError !== undefined) {
+      throw isToolError(listError) ? listError : new UnavailableError(`${plugin} is unavailable: ${(listError as Error)?.message ?? listError}`, { cause: listError });
+    }
     if (!found) {
       const names = tools.map((t) => t.def.name);
       const hint = closest(local, names);
@@ -270,6 +279,7 @@ export class Registry {
       work.catch(() => undefined);
       const value = await Promise.race([work, aborted]);
       const result = toToolResult(value);
+      if (result.isError) return { result, error: resultError(result) };
       if (!result.isError && tool.def.output && result.structuredContent !== undefined && 'safeParse' in tool.def.output) {
         const parsed = (tool.def.output as z.ZodType).safeParse(result.structuredContent);
         if (!parsed.success) {

@@ -20,6 +20,14 @@ export function toToolResult(value: unknown): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
 }
 
+/** What `call` reports for an error result a handler returned itself (an upstream's `isError`). */
+export function resultError(result: ToolResult): NonNullable<CallOutcome['error']> {
+  const error = (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error;
+  const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : 'TOOL_ERROR';
+  const message = result.content.map((c) => (c.type === 'text' ? String(c.text) : '')).filter(Boolean).join('\n') || 'the tool returned an error';
+  return { kind: code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', code, message };
+}
+
 export function errorOutcome(kind: ErrorKind, code: string | number, message: string, data?: unknown): CallOutcome {
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = data;

@@ -1,0 +1,222 @@
+// An MCP stdio client transport over a supervised child process. Unlike the SDK's
+// StdioClientTransport it starts the child in its own process group (so a server launched through
+// `npx` or a shell script is stopped together with its own children), stops it with
+// stdin-close → SIGTERM → SIGKILL on short deadlines that fit the host's shutdown budget, keeps the
+// tail of its stderr for error messages, and kills every group still alive when the host exits.
+import { execa, type ResultPromise } from 'execa';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+
+export interface ChildSpec {
+  command: string;
+  args?: string[];
+  /** The child's whole environment (nothing else is inherited). */
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ChildTransportOptions extends ChildSpec {
+  /** How long the child gets to exit after its stdin closes, then after SIGTERM (default 500 ms each). */
+  graceMs?: number;
+  /** Each stderr line (without the newline). */
+  onStderr?(line: string): void;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** Spawn failures (ENOENT, EACCES, …) carry the command so messages can name it. */
+export class SpawnError extends Error {
+  readonly code: string;
+  readonly command: string;
+  constructor(command: string, code: string, message: string) {
+    super(message);
+    this.name = 'SpawnError';
+    this.code = code;
+    this.command = command;
+  }
+}
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Last resort: whatever happens to the host, no child process group outlives it. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+  });
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private readonly options: ChildTransportOptions;
+  private child?: ResultPromise;
+  private readonly buffer = new ReadBuffer();
+  private readonly tail: string[] = [];
+  private partialErr = '';
+  private exited?: Promise<ChildExit>;
+  private closing = false;
+  exit?: ChildExit;
+
+  constructor(options: ChildTransportOptions) {
+    this.options = options;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last stderr lines of the child (at most 20). */
+  stderrTail(): string[] {
+    return this.partialErr ? [...this.tail, this.partialErr] : [...this.tail];
+  }
+
+  /** "`cmd args` exited with code 1: <last stderr lines>" (or "was killed by SIGKILL"). */
+  describeExit(): string {
+    const exit = this.exit;
+    const how = !exit ? 'stopped' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const tail = this.stderrTail().slice(-3).join(' | ');
+    return `\`${this.commandLine()}\` ${how}${tail ? `: ${tail}` : ''}`;
+  }
+
+  commandLine(): string {
+    return [this.options.command, ...(this.options.args ?? [])].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('ChildProcessTransport already started'));
+    const { command, args = [], env, cwd } = this.options;
+    const child = execa(command, args, {
+      env,
+      extendEnv: false,
+      cwd,
+      detached: process.platform !== 'win32',
+      cleanup: false,
+      buffer: false,
+      reject: false,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      windowsHide: true,
+      encoding: 'buffer',
+    });
+    this.child = child;
+    void child.catch(() => undefined);
+    // 'exit' rather than the result promise: grandchildren may keep the pipes open after the leader died.
+    this.exited = new Promise<ChildExit>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (child.pid !== undefined && !signalGroup(child.pid, 0)) liveGroups.delete(child.pid);
+        // Let its last stderr lines arrive so messages can quote them.
+        const drained = child.stderr ? new Promise((done) => child.stderr!.once('close', done)) : Promise.resolve();
+        void Promise.race([drained, delay(100)]).then(() => resolve({ code, signal }));
+      });
+    });
+    return new Promise<void>((resolve, reject) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid !== undefined) return this.onerror?.(error);
+        reject(new SpawnError(command, error.code ?? 'ESPAWN', error.message));
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) {
+          liveGroups.add(child.pid);
+          installExitHook();
+        }
+        resolve();
+      });
+      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => this.receiveErr(chunk.toString('utf8')));
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      void this.exited!.then((exit) => {
+        this.exit = exit;
+        if (this.partialErr) this.pushErr(this.partialErr);
+        this.partialErr = '';
+        if (child.pid !== undefined) this.onclose?.();
+      });
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer.append(chunk);
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${(error as Error).message}`));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private receiveErr(text: string): void {
+    const parts = (this.partialErr + text).split('\n');
+    this.partialErr = parts.pop() ?? '';
+    for (const line of parts) this.pushErr(line.replace(/\r$/, ''));
+  }
+
+  private pushErr(line: string): void {
+    if (line.trim() === '') return;
+    this.tail.push(line);
+    if (this.tail.length > 20) this.tail.shift();
+    this.options.onStderr?.(line);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed || this.exit) throw new Error('the server process is not running');
+    if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
+  }
+
+  /** Stops the child and its process group: close stdin, then SIGTERM, then SIGKILL. Idempotent. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return;
+    this.closing = true;
+    const grace = this.options.graceMs ?? 500;
+    const pid = child.pid;
+    const exited = this.exited!;
+    const within = (ms: number) => Promise.race([exited.then(() => true), delay(ms).then(() => false)]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    if (pid === undefined) return; // it never started
+    let termed = false;
+    if (!this.exit && !(await within(grace))) {
+      termed = signalGroup(pid, 'SIGTERM');
+      if (!(await within(grace))) {
+        signalGroup(pid, 'SIGKILL');
+        await within(grace);
+      }
+    }
+    // The leader is gone; its group may still hold children that outlived it.
+    if (signalGroup(pid, 0)) {
+      if (!termed) signalGroup(pid, 'SIGTERM');
+      for (let waited = 0; !termed && waited < grace && signalGroup(pid, 0); waited += 50) await delay(50);
+      signalGroup(pid, 'SIGKILL');
+    }
+    liveGroups.delete(pid);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+}

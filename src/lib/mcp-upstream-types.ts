@@ -1,0 +1,49 @@
+// The shapes of an upstream: where it is, how it is supervised, and what `status()` reports.
+import type { ListKind, Logger } from '../backend/types.js';
+
+export type UpstreamTarget =
+  | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers?: Record<string, string> };
+
+export type UpstreamState = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
+
+export interface UpstreamOptions {
+  /** Used in messages: "upstream <name> unavailable: …". */
+  name: string;
+  target: UpstreamTarget;
+  logger: Logger;
+  /** The host's environment: a stdio child inherits only PATH, HOME and the like from it, plus `target.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Connecting and the initialize handshake (default 30 s). */
+  connectTimeoutMs?: number;
+  /** Requests without a caller deadline, e.g. listings (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Restart backoff for a stdio child: first delay, cap, and healthy time that resets it (1 s, 30 s, 60 s). */
+  backoff?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
+  /** Grace for each shutdown step of a stdio child (default 500 ms). */
+  graceMs?: number;
+  /** Message of the error a caller sees while the server is down; default "upstream <name> unavailable: <reason>". */
+  describeDown?(reason: string): string;
+  /** The server changed a list (its listChanged notifications), or came back after a restart. */
+  onListChanged?(kind: ListKind): void;
+  /** Try the old HTTP+SSE transport when a POST to the URL is refused with 4xx (default true). */
+  sseFallback?: boolean;
+  /** Reconnect (restart a child) in the background after the connection is lost, instead of on the next call. */
+  keepAlive?: boolean;
+}
+
+export interface UpstreamStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  target: string;
+  state: UpstreamState;
+  /** The wire actually in use for HTTP: `streamable-http` or `sse`. */
+  via?: string;
+  lastError?: string;
+  pid?: number;
+  restarts: number;
+  /** Milliseconds until the next restart is allowed (stdio, while down). */
+  retryInMs?: number;
+  server?: { name: string; version: string };
+  protocolVersion?: string;
+}

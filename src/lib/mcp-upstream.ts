@@ -1,0 +1,307 @@
+// A supervised MCP client for one upstream server, shared by mounted `servers` and the plugins that
+// front a program's own MCP server (unreal, exile). It connects on first use; speaks Streamable HTTP
+// and falls back to the older HTTP+SSE transport; runs a stdio server as a child process and, after
+// the child exits, restarts it on the next call with backoff. Every failure to reach the server is
+// an UnavailableError whose message says what is down and why.
+import { Client, ProtocolError, SdkError, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
+import { ToolError, UnavailableError } from '../backend/errors.js';
+import { ChildProcessTransport } from './mcp-upstream-stdio.js';
+import { describeError, notProcessed } from './mcp-upstream-errors.js';
+import type { ListKind } from '../backend/types.js';
+import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp-upstream-types.js';
+
+export { describeError };
+export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
+
+interface Live {
+  client: Client;
+  transport: Transport;
+  via: string;
+}
+
+export class UpstreamClient {
+  readonly options: UpstreamOptions;
+  private live?: Live;
+  private pending?: Promise<Live>;
+  private _state: UpstreamState = 'idle';
+  private lastError?: string;
+  private connectedAt?: number;
+  private everConnected = false;
+  private failures = 0;
+  private nextAttemptAt = 0;
+  private restarts = 0;
+  private lastPid?: number;
+  private watchTimer?: NodeJS.Timeout;
+  private watchUp?: () => void;
+
+  constructor(options: UpstreamOptions) {
+    this.options = options;
+  }
+
+  get state(): UpstreamState {
+    return this._state;
+  }
+
+  get targetText(): string {
+    const t = this.options.target;
+    return t.kind === 'http' ? t.url : [t.command, ...(t.args ?? [])].join(' ');
+  }
+
+  status(): UpstreamStatus {
+    const live = this.live;
+    const info = live?.client.getServerVersion();
+    const retryInMs = this._state === 'down' && this.options.target.kind === 'stdio' ? Math.max(0, this.nextAttemptAt - Date.now()) : undefined;
+    return {
+      name: this.options.name,
+      transport: this.options.target.kind,
+      target: this.targetText,
+      state: this._state,
+      ...(live && { via: live.via }),
+      ...(this.lastError !== undefined && { lastError: this.lastError }),
+      ...(this.lastPid !== undefined && this.options.target.kind === 'stdio' && { pid: this.lastPid }),
+      restarts: this.restarts,
+      ...(retryInMs !== undefined && { retryInMs }),
+      ...(info && { server: { name: info.name, version: info.version } }),
+      ...(live && { protocolVersion: live.client.getNegotiatedProtocolVersion?.() }),
+    };
+  }
+
+  /** The error callers get while the server is down. */
+  unavailable(reason: string, cause?: unknown): UnavailableError {
+    const message = this.options.describeDown?.(reason) ?? `upstream ${this.options.name} unavailable: ${reason}`;
+    return new UnavailableError(message, { cause, data: { upstream: this.options.name, reason } });
+  }
+
+  /** The connected client, connecting (or restarting) first when needed. */
+  async connect(): Promise<Client> {
+    if (this._state === 'closed') throw this.unavailable('mcphost is shutting down');
+    if (this.live) return this.live.client;
+    if (!this.pending) {
+      const wait = this.nextAttemptAt - Date.now();
+      if (this._state === 'down' && wait > 0) {
+        throw this.unavailable(`${this.lastError}; next restart attempt in ${Math.ceil(wait / 1000)} s`);
+      }
+      this.pending = this.open().finally(() => (this.pending = undefined));
+    }
+    return (await this.pending).client;
+  }
+
+  private async open(): Promise<Live> {
+    this._state = 'connecting';
+    let live: Live;
+    try {
+      live = this.options.target.kind === 'stdio' ? await this.openStdio(this.options.target) : await this.openHttp(this.options.target);
+    } catch (error) {
+      const reason = describeError(error, this.options.target);
+      if ((this._state as UpstreamState) !== 'closed') this.markDown(reason);
+      throw this.unavailable(reason, error);
+    }
+    if ((this._state as UpstreamState) === 'closed') {
+      await live.client.close().catch(() => undefined);
+      throw this.unavailable('mcphost is shutting down');
+    }
+    this.live = live;
+    this._state = 'connected';
+    this.lastError = undefined;
+    this.connectedAt = Date.now();
+    live.client.onclose = () => this.lost(live);
+    live.client.onerror = (error) => this.options.logger.debug(`transport: ${error.message}`);
+    this.options.logger.debug(`connected to ${this.targetText} (${live.via})`);
+    if (this.everConnected) {
+      this.restarts++;
+      // A restarted server may serve different lists.
+      for (const kind of ['tools', 'resources', 'prompts'] as const) this.options.onListChanged?.(kind);
+    }
+    this.everConnected = true;
+    // Connected by a call or a health check while a background watch waited: it is up now.
+    if (this.watchTimer) {
+      clearTimeout(this.watchTimer);
+      this.watchTimer = undefined;
+      this.watchUp?.();
+    }
+    return live;
+  }
+
+  private newClient(): Client {
+    const notify = (kind: ListKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => this.options.onListChanged?.(kind) });
+    return new Client({ name: 'mcphost', version: '1' }, { listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') } });
+  }
+
+  private async handshake(transport: Transport, via: string): Promise<Live> {
+    const client = this.newClient();
+    try {
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 30_000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
+    return { client, transport, via };
+  }
+
+  private async openStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>): Promise<Live> {
+    const base: Record<string, string> = {};
+    const env = this.options.env ?? process.env;
+    for (const key of DEFAULT_INHERITED_ENV_VARS) if (env[key] !== undefined) base[key] = env[key]!;
+    const transport = new ChildProcessTransport({
+      command: target.command,
+      args: target.args,
+      cwd: target.cwd,
+      env: { ...base, ...target.env },
+      graceMs: this.options.graceMs,
+      onStderr: (line) => this.options.logger.debug(`stderr: ${line}`),
+    });
+    try {
+      const live = await this.handshake(transport, 'stdio');
+      this.lastPid = transport.pid;
+      return live;
+    } catch (error) {
+      if (transport.exit) throw new Error(transport.describeExit(), { cause: error });
+      throw error;
+    }
+  }
+
+  private async openHttp(target: Extract<UpstreamTarget, { kind: 'http' }>): Promise<Live> {
+    const url = new URL(target.url);
+    const requestInit: RequestInit = target.headers ? { headers: target.headers } : {};
+    try {
+      return await this.handshake(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
+    } catch (error) {
+      const status = error instanceof SdkHttpError ? error.status : undefined;
+      if (this.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
+      try {
+        return await this.handshake(new SSEClientTransport(url, { requestInit }), 'sse');
+      } catch (fallback) {
+        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, { cause: fallback });
+      }
+    }
+  }
+
+  /** The connection ended under us (a child exited, a stream closed). */
+  private lost(live: Live): void {
+    if (this.live !== live) return;
+    this.live = undefined;
+    if (this._state === 'closed') return;
+    const reason = live.transport instanceof ChildProcessTransport ? live.transport.describeExit() : 'the connection closed';
+    this.options.logger.warn(`${this.targetText}: ${reason}`);
+    this.markDown(reason);
+    if (this.options.keepAlive) this.watch(() => undefined);
+  }
+
+  private markDown(reason: string): void {
+    this._state = 'down';
+    this.lastError = reason;
+    if (this.options.target.kind !== 'stdio') return;
+    const { initialMs = 1_000, maxMs = 30_000, resetAfterMs = 60_000 } = this.options.backoff ?? {};
+    const healthy = this.connectedAt !== undefined && Date.now() - this.connectedAt >= resetAfterMs;
+    this.failures = healthy ? 1 : this.failures + 1;
+    this.connectedAt = undefined;
+    this.nextAttemptAt = Date.now() + Math.min(initialMs * 2 ** (this.failures - 1), maxMs);
+  }
+
+  /** Drops a live HTTP connection after a transport failure so the next call re-initialises. */
+  private drop(live: Live, reason: string): void {
+    if (this.live !== live) return;
+    this.live = undefined;
+    this.markDown(reason);
+    void live.client.close().catch(() => undefined);
+  }
+
+  /**
+   * Runs one request. A JSON-RPC error from the server becomes a ToolError carrying its code; a
+   * transport failure an UnavailableError. Over HTTP a request the server never processed (the
+   * connection was refused, or the session expired because the server restarted) is retried once
+   * on a fresh connection.
+   */
+  async request<T>(run: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect();
+      const live = this.live;
+      if (!live) {
+        // Lost again between connecting and sending.
+        if (attempt > 0) throw this.unavailable(this.lastError ?? 'the connection closed');
+        continue;
+      }
+      try {
+        return await run(client);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        if (error instanceof ProtocolError) {
+          throw new ToolError(`upstream ${this.options.name}: ${error.message}`, { code: error.code, data: error.data, cause: error });
+        }
+        if (error instanceof SdkError && error.code === 'INVALID_RESULT') {
+          throw new ToolError(`upstream ${this.options.name} sent an invalid result: ${error.message}`, { code: 'INVALID_RESULT', cause: error });
+        }
+        if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') {
+          throw new ToolError(`upstream ${this.options.name} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
+        }
+        if (live.transport instanceof ChildProcessTransport) {
+          // The child died (or stopped reading): `lost` has the reason, or will on exit.
+          throw this.unavailable(live.transport.exit ? live.transport.describeExit() : describeError(error, this.options.target), error);
+        }
+        const reason = describeError(error, this.options.target);
+        this.drop(live, reason);
+        if (attempt > 0 || !notProcessed(error)) throw this.unavailable(reason, error);
+        this.options.logger.debug(`${reason}; re-initialising`);
+      }
+    }
+  }
+
+  /** Options for requests made for the host itself (listings): bounded by `requestTimeoutMs`. */
+  listOptions(): { timeout: number } {
+    return { timeout: this.options.requestTimeoutMs ?? 30_000 };
+  }
+
+  /**
+   * Checks a live connection with `ping` (an HTTP server may have gone away since the last call),
+   * connecting first when there is none. Resolves either way; `status()` then tells the state.
+   */
+  async probe(): Promise<void> {
+    try {
+      if (this.live && this.options.target.kind === 'http') await this.request((c) => c.ping({ timeout: 5_000 }));
+      else await this.connect();
+    } catch {
+      // the state and lastError say why
+    }
+  }
+
+  /** While down, keeps trying to connect in the background (same backoff); `onUp` runs once it is up. */
+  watch(onUp: () => void): void {
+    if (this.watchTimer || this._state === 'closed' || this.live) return;
+    this.watchUp = onUp;
+    let delayMs = this.options.backoff?.initialMs ?? 1_000;
+    const tick = () => {
+      this.watchTimer = undefined;
+      if (this._state === 'closed') return;
+      if (this.live) return onUp();
+      this.connect().then(onUp, () => {
+        delayMs = Math.min(delayMs * 2, this.options.backoff?.maxMs ?? 30_000);
+        this.watchTimer = setTimeout(tick, Math.max(delayMs, this.nextAttemptAt - Date.now())).unref();
+      });
+    };
+    this.watchTimer = setTimeout(tick, Math.max(delayMs, this.nextAttemptAt - Date.now())).unref();
+  }
+
+  /** Closes the connection and stops a child process (group). Idempotent. */
+  async close(): Promise<void> {
+    if (this._state === 'closed') return;
+    this._state = 'closed';
+    clearTimeout(this.watchTimer);
+    const pending = this.pending?.catch(() => undefined);
+    const live = this.live;
+    this.live = undefined;
+    if (live) await closeLive(live);
+    const late = await pending;
+    if (late && late !== live) await closeLive(late);
+  }
+}
+
+/** Ends an HTTP session with DELETE first (the server then stops work still running for us), then closes. */
+async function closeLive(live: Live): Promise<void> {
+  if (live.transport instanceof StreamableHTTPClientTransport && live.transport.sessionId) {
+    const ended = live.transport.terminateSession().catch(() => undefined);
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  }
+  await live.client.close().catch(() => undefined);
+}

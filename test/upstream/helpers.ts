@@ -1,0 +1,63 @@
+// Small helpers for the upstream tests: polling, free ports, process liveness, .mcprc files.
+import { createServer } from 'node:net';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO } from '../helpers/paths.js';
+
+export const FIXTURE_SERVER = path.join(REPO, 'test/upstream/fixtures/server.mjs');
+export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** Polls `check` until it returns a truthy value (or stops throwing); fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function writeConfig(dir: string, config: unknown): string {
+  const file = path.join(dir, '.mcprc.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+export function journalLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** A `servers` entry that runs the fixture server over stdio. */
+export function fixtureEntry(journal: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  return { command: process.execPath, args: [FIXTURE_SERVER], env: { FIXTURE_JOURNAL: journal, ...env }, ...extra };
+}
+
+export function textOf(result: { content?: unknown }): string {
+  return ((result.content as Array<{ type: string; text?: string }>) ?? []).map((c) => c.text ?? '').join('\n');
+}
