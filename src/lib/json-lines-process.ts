@@ -56,8 +56,11 @@ export interface JsonLinesProcessOptions {
   counts?(message: JsonMessage): boolean;
   /** Replace the child, between requests, when its resident memory exceeds this many bytes. */
   maxRssBytes?: number;
-  /** Carries state over a planned replacement: `save` asks the old child, `restore` tells the new one. */
-  preserve?: { save(request: Requester): Promise<unknown>; restore(request: Requester, saved: unknown): Promise<void> };
+  /**
+   * Carries state over a planned replacement: `save` asks the old child (it sees the request about
+   * to run, and may return undefined to carry nothing), `restore` tells the new one.
+   */
+  preserve?: { save(request: Requester, next: JsonMessage): Promise<unknown>; restore(request: Requester, saved: unknown): Promise<void> };
   /** How many stderr lines to keep for error messages (default 20). */
   stderrLines?: number;
   /** After stdin is closed, how long the child may take to exit before SIGTERM, then SIGKILL (default 2 s each). */
@@ -197,7 +200,7 @@ export class JsonLinesProcess {
   private async execute(task: Task): Promise<void> {
     let child: Child;
     try {
-      if (this.recycleDue && this.child && !this.child.exited) await this.recycle(this.recycleDue);
+      if (this.recycleDue && this.child && !this.child.exited) await this.recycle(this.recycleDue, task.message);
       child = await this.ensureChild();
     } catch (error) {
       task.reject(error as Error);
@@ -246,7 +249,7 @@ export class JsonLinesProcess {
   }
 
   /** A planned replacement: save state from the old child, start a new one, restore it there. */
-  private async recycle(reason: string): Promise<void> {
+  private async recycle(reason: string, next: JsonMessage): Promise<void> {
     const old = this.child!;
     this.recycleDue = undefined;
     this.stats.planned++;
@@ -255,7 +258,7 @@ export class JsonLinesProcess {
     let saved: unknown;
     if (preserve) {
       try {
-        saved = await preserve.save((m, t) => this.send(old, m, t ?? this.options.requestTimeoutMs ?? 10_000));
+        saved = await preserve.save((m, t) => this.send(old, m, t ?? this.options.requestTimeoutMs ?? 10_000), next);
       } catch (error) {
         this.options.logger?.warn(`${this.name}: could not save state before restarting: ${(error as Error).message}`);
       }
@@ -361,7 +364,9 @@ export class JsonLinesProcess {
         const tail = child.stderr.length ? `; last stderr lines:\n${child.stderr.join('\n')}` : '';
         const error = spawnFailed
           ? new ProcessError('SPAWN', `cannot run ${this.commandLine}: ${how}`, { command: this.commandLine, detail: result.code })
-          : new ProcessError(child.stopping ? 'CLOSED' : 'EXITED', `${this.name} exited with ${how}${tail}`, { command: this.commandLine, exitCode, signal, stderr: [...child.stderr] });
+          : !child.banner && !child.stopping
+            ? new ProcessError('NOT_READY', `${this.name} exited with ${how} before it was ready${tail}`, { command: this.commandLine, exitCode, signal, stderr: [...child.stderr] })
+            : new ProcessError(child.stopping ? 'CLOSED' : 'EXITED', `${this.name} exited with ${how}${tail}`, { command: this.commandLine, exitCode, signal, stderr: [...child.stderr] });
         if (!child.stopping && child.banner) {
           this.stats.crashes++;
           options.logger?.warn(`${this.name} exited with ${how}`);
