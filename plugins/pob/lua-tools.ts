@@ -30,9 +30,9 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       input: z.object({}),
       annotations: { ...reads, idempotentHint: true },
       handler: async (_args, ctx) => {
-        const status = await getBridge().start({ signal: ctx.signal });
+        await getBridge().start({ signal: ctx.signal });
         const version = await call('version', {}, ctx.signal);
-        return { ...status, version };
+        return { ...getBridge().status(), version };
       },
     }),
     defineTool({
