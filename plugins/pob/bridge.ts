@@ -24,7 +24,7 @@ export interface BridgeStatus {
   restarts?: { planned: number; timeouts: number; crashes: number };
 }
 
-type Answer = { ok?: boolean; result?: unknown; error?: { code?: string; message?: string; data?: unknown } };
+type Answer = { ok?: boolean; result?: unknown; error?: { code?: string; message?: string; data?: unknown }; ms?: number };
 
 export class PobBridge {
   private readonly config: PobConfig;
@@ -36,6 +36,8 @@ export class PobBridge {
   private loaded = false;
   /** Why the last loaded build was lost (a timeout or crash), for the next NO_BUILD answer. */
   private lost?: string;
+  /** Time the last answered action took inside Lua (ms), as the server reported it. */
+  lastLuaMs?: number;
 
   constructor(config: PobConfig, logger: Logger) {
     this.config = config;
@@ -80,6 +82,7 @@ export class PobBridge {
   async call<T = any>(action: string, params: Record<string, unknown> = {}, options: CallOptions = {}): Promise<T> {
     const message = { action, params };
     const answer = (await (this.mode === 'tcp' ? this.viaTcp(message, options) : this.viaProcess(message, options))) as Answer;
+    this.lastLuaMs = typeof answer.ms === 'number' ? answer.ms : undefined;
     if (answer.ok) {
       if (action === 'load_build_xml') {
         this.loaded = true;

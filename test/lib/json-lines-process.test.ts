@@ -181,7 +181,8 @@ describe('JsonLinesProcess', () => {
     expect(refused.detail).toMatchObject({ error: { code: 'NO_ZLIB' } });
 
     const died = await rejection(child('die').start());
-    expect(died.code).toBe('EXITED');
+    expect(died.code).toBe('NOT_READY');
+    expect(died.message).toMatch(/exited with code 5 before it was ready/);
     expect(died.exitCode).toBe(5);
     expect(died.stderr).toEqual(['cannot find PoB', 'second line']);
 

@@ -121,5 +121,25 @@ function M.boot()
   }
 end
 
+-- Milliseconds on a monotonic wall clock (LuaJIT FFI), or CPU time where that is unavailable.
+local clock = os.clock
+do
+  local ok, ffi = pcall(require, "ffi")
+  if ok and ffi.os ~= "Windows" then
+    local defined = pcall(ffi.cdef, "typedef struct { long tv_sec; long tv_nsec; } mcphost_timespec; int clock_gettime(int clk, mcphost_timespec *tp);")
+    local ts = defined and ffi.new("mcphost_timespec")
+    local monotonic = ffi.os == "OSX" and 6 or 1
+    if ts and pcall(ffi.C.clock_gettime, monotonic, ts) then
+      clock = function()
+        ffi.C.clock_gettime(monotonic, ts)
+        return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
+      end
+    end
+  end
+end
+function M.now()
+  return clock() * 1000
+end
+
 M.log = log
 return M

@@ -22,14 +22,10 @@ local function encodeString(s)
   return '"' .. gsub(s, '[%c"\\]', escapeChar) .. '"'
 end
 
--- The shortest decimal text that reads back as the same double.
+-- 17 significant digits read back as the same double (the reader re-serialises for people).
 local function encodeNumber(n)
   if n ~= n or n == huge or n == -huge then return "null" end
   if floor(n) == n and n > -1e15 and n < 1e15 then return format("%d", n) end
-  for digits = 14, 17 do
-    local s = format("%." .. digits .. "g", n)
-    if tonumber(s) == n then return s end
-  end
   return format("%.17g", n)
 end
 

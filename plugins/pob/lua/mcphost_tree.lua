@@ -2,6 +2,7 @@
 local buildActions = require("mcphost_build")
 local stats = require("mcphost_stats")
 local json = require("mcphost_json")
+local headless = require("mcphost_headless")
 
 local M = {}
 local fail, requireBuild = buildActions.fail, buildActions.requireBuild
@@ -222,10 +223,10 @@ function M.calc_with(params)
   if #unknown > 0 then
     fail("UNKNOWN_NODES", "no node with id " .. table.concat(unknown, ", ") .. " in tree " .. spec.treeVersion, { unknownNodes = unknown })
   end
-  local started = os.clock()
+  local started = headless.now()
   local calcFunc, baseOutput = build.calcsTab:GetMiscCalculator()
   local output = calcFunc({ addNodes = addSet, removeNodes = removeSet }, params.useFullDPS)
-  local luaMs = (os.clock() - started) * 1000
+  local luaMs = headless.now() - started
   local result = stats.compare(build, baseOutput, output, fields)
   result.nodes = { added = sortedIds(addIds), removed = sortedIds(removeIds), unreachable = unreachable }
   result.luaMs = luaMs

@@ -3,7 +3,7 @@
 --   {"ready":true,"protocol":1,"pob":{...}}  or  {"ready":false,"error":{"code":..,"message":..}}
 -- then one response per request line, correlated by id:
 --   in:  {"id":1,"action":"get_stats","params":{"fields":["Life"]}}
---   out: {"id":1,"ok":true,"result":{...}}  or  {"id":1,"ok":false,"error":{"code":..,"message":..}}
+--   out: {"id":1,"ok":true,"result":{...},"ms":0.8}  or  {"id":1,"ok":false,"error":{"code":..,"message":..}}
 -- The process exits when stdin closes or on the `quit` action.
 local PROTOCOL = 1
 
@@ -88,16 +88,19 @@ local function handle(line)
     return
   end
   local params = type(request.params) == "table" and request.params or {}
+  local started = headless.now()
   local ok, result = xpcall(function() return fn(params) end, function(err)
     if type(err) == "table" then return err end
     return { code = "LUA_ERROR", message = headless.plain(err), data = { traceback = debug.traceback() } }
   end)
+  -- `ms`: how long the action took in Lua, so a client can tell its own overhead from PoB's work.
+  local ms = headless.now() - started
   if ok then
-    send({ id = id, ok = true, result = result })
+    send({ id = id, ok = true, result = result, ms = ms })
   else
     local e = errorOf(result)
     if e.code == "LUA_ERROR" then stderr:write("action ", tostring(name), " failed: ", e.message, "\n", e.data and e.data.traceback or "", "\n") end
-    send({ id = id, ok = false, error = { code = e.code, message = e.message, data = e.code ~= "LUA_ERROR" and e.data or nil } })
+    send({ id = id, ok = false, error = { code = e.code, message = e.message, data = e.code ~= "LUA_ERROR" and e.data or nil }, ms = ms })
   end
 end
 

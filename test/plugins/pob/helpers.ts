@@ -37,8 +37,15 @@ export interface ToolResultLike {
   structuredContent?: Record<string, any>;
 }
 
+/** An isolated environment without the developer's own POB_* settings, plus `extra`. */
+export function pobEnv(cwd: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const env = isolatedEnv(cwd);
+  for (const key of Object.keys(env)) if (key.startsWith('POB_') || key.startsWith('FAKE_POB_')) delete env[key];
+  return { ...env, ...extra };
+}
+
 export async function pobSession(cwd: string, env: Record<string, string | undefined>): Promise<PobSession> {
-  const session = await connectStdio(['--plugins', 'pob'], { cwd, env: isolatedEnv(cwd, env) });
+  const session = await connectStdio(['--plugins', 'pob'], { cwd, env: pobEnv(cwd, env) });
   const tool = async (name: string, args: Record<string, unknown> = {}) => (await session.client.callTool({ name, arguments: args })) as ToolResultLike;
   return {
     ...session,

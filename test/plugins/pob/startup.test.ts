@@ -2,14 +2,14 @@
 // how to fix it, and the XML tools keep working in the same server.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../../helpers/cli.js';
+import { runCli } from '../../helpers/cli.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { FAKE_POB, pobSession } from './helpers.js';
+import { FAKE_POB, pobEnv, pobSession } from './helpers.js';
 
 const tmp = tempDir('mcphost-pob-start-');
 const BUILD = path.join(SHARED_DATA, 'pob-builds/occvortex-3_26.xml');
-const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { cwd: tmp.dir, env: isolatedEnv(tmp.dir, env) });
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { cwd: tmp.dir, env: pobEnv(tmp.dir, env) });
 /** oclif wraps error text to the terminal width behind "›" marks; read it as one line. */
 const flat = (text: string) => text.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ');
 
@@ -23,7 +23,7 @@ describe('pob without and with lua.enabled', () => {
     expect((JSON.parse(on.stdout) as Array<{ name: string }>).filter((t) => t.name.startsWith('pob_lua_'))).toHaveLength(14);
     const rc = tempDir('mcphost-pob-rc-');
     rc.write('.mcprc.json', JSON.stringify({ plugins: { pob: { lua: { enabled: true }, pobPath: FAKE_POB, timeoutMs: 4321 } } }));
-    const fromFile = await runCli(['config', '--json'], { cwd: rc.dir, env: isolatedEnv(rc.dir) });
+    const fromFile = await runCli(['config', '--json'], { cwd: rc.dir, env: pobEnv(rc.dir) });
     expect(fromFile.exitCode).toBe(0);
     expect(JSON.parse(fromFile.stdout).config.plugins.pob).toMatchObject({ lua: { enabled: true }, pobPath: FAKE_POB, timeoutMs: 4321, cmd: 'luajit' });
   });
