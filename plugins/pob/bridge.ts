@@ -166,7 +166,10 @@ export class PobBridge {
           return answer.ok ? (answer.result as { xml: string }).xml : undefined;
         },
         restore: async (send, saved) => {
-          const answer = (await send({ action: 'load_build_xml', params: { xml: saved, name: 'mcphost' } }, config.timeoutMs * 2)) as Answer;
+          const answer = (await send({ action: 'load_build_xml', params: { xml: saved, name: 'mcphost' } }, config.timeoutMs * 2).catch((error: Error) => ({
+            ok: false,
+            error: { message: error.message },
+          }))) as Answer;
           if (!answer.ok) {
             this.loaded = false;
             this.lost = `PoB was restarted and could not reload it (${answer.error?.message})`;

@@ -1,5 +1,6 @@
 // The pob_lua_* tools: live calculations by PoB itself through the bridge. Inputs are checked
 // here with zod before anything reaches Lua.
+import path from 'node:path';
 import * as z from 'zod';
 import { defineTool, structured, type ToolDef } from '../../src/backend/index.js';
 import type { PobBridge } from './bridge.js';
@@ -58,7 +59,8 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       handler: async ({ build_xml, code, name }, ctx) => {
         const text = readBuildText((build_xml ?? code)!, build_xml !== undefined ? 'build_xml' : 'code');
         parseBuildXml(text.xml, build_xml !== undefined ? 'build_xml' : 'code');
-        return call('load_build_xml', { xml: text.xml, ...(name ? { name } : {}) }, ctx.signal);
+        const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
+        return call('load_build_xml', { xml: text.xml, ...(label ? { name: label } : {}) }, ctx.signal);
       },
     }),
     defineTool({

@@ -63,7 +63,7 @@ export async function verifyBuild(bridge: PobBridge, build: string, tolerance: n
 }
 
 export function renderVerify(report: VerifyReport): string {
-  const head = `${report.matching}/${report.total} saved stats match PoB ${report.pobVersion ?? '?'} within ${report.tolerance} (relative)`;
+  const head = `${report.matching}/${report.total} saved stats match PoB ${report.pobVersion ?? '?'} within ${report.tolerance > 0 && report.tolerance < 1e-3 ? report.tolerance.toExponential() : report.tolerance} (relative)`;
   const bad = report.rows.filter((r) => !r.ok);
   if (bad.length === 0) return `${head}: this PoB computes what the build's PoB saved.`;
   const lines = bad.map((r) =>

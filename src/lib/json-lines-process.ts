@@ -378,7 +378,7 @@ export class JsonLinesProcess {
   }
 
   /** Closes stdin and waits; SIGTERM then SIGKILL if the child lingers (or at once with `kill`). */
-  private async stopChild(child: Child | undefined, kill = false): Promise<void> {
+  private async stopChild(child: Child | undefined, kill = false, graceMs = this.options.stopGraceMs ?? 2_000): Promise<void> {
     if (!child) return;
     if (this.child === child) this.child = undefined;
     if (child.exited) return child.done;
@@ -388,9 +388,8 @@ export class JsonLinesProcess {
       return child.done;
     }
     child.proc.stdin?.end();
-    const grace = this.options.stopGraceMs ?? 2_000;
     let timer: NodeJS.Timeout | undefined;
-    const lingered = await Promise.race([child.done.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), grace)))]);
+    const lingered = await Promise.race([child.done.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
     clearTimeout(timer);
     if (lingered) child.proc.kill('SIGTERM');
     return child.done;
@@ -403,11 +402,16 @@ export class JsonLinesProcess {
     await this.stopChild(this.child);
   }
 
-  /** Stops the child and refuses every later request; queued requests fail. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Stops the child and refuses every later request; queued requests fail. Meant for shutdown, so
+   * the child gets a shorter grace (default 500 ms) before SIGTERM. Idempotent.
+   */
+  async close(graceMs = Math.min(500, this.options.stopGraceMs ?? 500)): Promise<void> {
     this.closed = true;
     for (const task of this.queue.splice(0)) task.reject(this.closedError());
-    await this.stop();
+    const starting = this.starting;
+    if (starting) await starting.catch(() => undefined);
+    await this.stopChild(this.child, false, graceMs);
   }
 
   private closedError(): ProcessError {
