@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type * as z from 'zod';
 import { issueLines, type IssueLine } from '../lib/zod-issues.js';
-import { coerceString, isPathSchema, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
+import { coerceString, isPathSchema, objectShape, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
 import { ConfigError } from './errors.js';
 import type { FoundConfig } from './find.js';
 import { interpolate } from './interpolate.js';
@@ -135,8 +135,10 @@ export interface PluginConfigInput {
 export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConfigInput): unknown {
   const prefix = ['plugins', plugin.name];
   const section = deepClone((resolved.config.plugins[plugin.name] ?? {}) as Record<string, unknown>);
-  for (const key of HOST_PLUGIN_KEYS) delete section[key];
   const schema = plugin.schema;
+  // A host key the plugin also declares (pob's `timeoutMs`) is given to the plugin too.
+  const declared = objectShape(schema) ?? {};
+  for (const key of HOST_PLUGIN_KEYS) if (!(key in declared)) delete section[key];
   if (!schema) {
     const extra = Object.keys(section);
     if (extra.length === 0) return {};

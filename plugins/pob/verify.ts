@@ -1,0 +1,75 @@
+// lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
+// recomputed value, to tell whether the user's PoB version and ours agree.
+import { ToolError } from '../../src/backend/index.js';
+import { analyzeBuild } from './analyze.js';
+import type { PobBridge } from './bridge.js';
+import { readBuild } from './build-input.js';
+import { formatNumber } from './render.js';
+
+export interface VerifyRow {
+  stat: string;
+  saved: number;
+  computed?: number;
+  relativeDifference?: number;
+  ok: boolean;
+}
+
+export interface VerifyReport {
+  pobVersion?: string;
+  tolerance: number;
+  total: number;
+  matching: number;
+  differing: number;
+  missing: number;
+  agrees: boolean;
+  rows: VerifyRow[];
+}
+
+export function relativeDifference(a: number, b: number): number {
+  if (a === b) return 0;
+  return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
+}
+
+export async function verifyBuild(bridge: PobBridge, build: string, tolerance: number, signal?: AbortSignal): Promise<VerifyReport> {
+  const parsed = readBuild(build, 'build');
+  const analysis = analyzeBuild(parsed.root);
+  const saved: Record<string, number> = { ...analysis.stats };
+  for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;
+  const names = Object.keys(saved);
+  if (names.length === 0) {
+    throw new ToolError('build: it has no saved <PlayerStat> values to compare with (PoB writes them when it saves a build)', { code: 'NO_SAVED_STATS' });
+  }
+  await bridge.call('load_build_xml', { xml: parsed.xml, name: 'verify' }, { signal });
+  const { stats } = await bridge.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, { signal });
+  const version = await bridge.call<{ pob?: { version?: string } }>('version', {}, { signal }).catch(() => undefined);
+  const rows: VerifyRow[] = names.map((stat) => {
+    const value = stats[stat];
+    if (typeof value !== 'number') return { stat, saved: saved[stat], ok: false };
+    const diff = relativeDifference(saved[stat], value);
+    return { stat, saved: saved[stat], computed: value, relativeDifference: diff, ok: diff <= tolerance };
+  });
+  const missing = rows.filter((r) => r.computed === undefined).length;
+  const matching = rows.filter((r) => r.ok).length;
+  return {
+    pobVersion: version?.pob?.version,
+    tolerance,
+    total: rows.length,
+    matching,
+    differing: rows.length - matching - missing,
+    missing,
+    agrees: matching === rows.length,
+    rows,
+  };
+}
+
+export function renderVerify(report: VerifyReport): string {
+  const head = `${report.matching}/${report.total} saved stats match PoB ${report.pobVersion ?? '?'} within ${report.tolerance > 0 && report.tolerance < 1e-3 ? report.tolerance.toExponential() : report.tolerance} (relative)`;
+  const bad = report.rows.filter((r) => !r.ok);
+  if (bad.length === 0) return `${head}: this PoB computes what the build's PoB saved.`;
+  const lines = bad.map((r) =>
+    r.computed === undefined
+      ? `  ${r.stat}: saved ${formatNumber(r.saved)}, not computed`
+      : `  ${r.stat}: saved ${formatNumber(r.saved)}, computed ${formatNumber(r.computed)} (${((r.relativeDifference ?? 0) * 100).toPrecision(3)}% apart)`,
+  );
+  return [`${head}; ${report.differing} differ, ${report.missing} not computed:`, ...lines].join('\n');
+}
