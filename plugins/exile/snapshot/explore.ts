@@ -3,8 +3,7 @@
 // metadata; `search:<glob>` matches type names and member names.
 import { NotFoundError, ToolError } from '../../../src/backend/index.js';
 import type { ExploreArgs } from '../schemas.js';
-import type { Budget } from './eval/budget.js';
-import { OutputCap } from './eval/budget.js';
+import type { Budget, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import { toText } from './eval/ops.js';
 import { HUD_ROOTS, type MemberInfo, type TypeInfo } from './format.js';
@@ -22,9 +21,10 @@ interface Ctx extends SerializeContext {
   limit: number;
 }
 
-export function explore(snapshot: Snapshot, args: ExploreArgs, budget: Budget, wrapError: (e: unknown) => unknown): unknown {
+export function explore(snapshot: Snapshot, args: ExploreArgs, limits: { budget: Budget; cap: OutputCap }, wrapError: (e: unknown) => unknown): unknown {
   const target = args.target.trim();
-  const ctx: Ctx = { snapshot, budget, cap: new OutputCap(), includePrivate: args.includePrivate, limit: args.limit };
+  const { budget } = limits;
+  const ctx: Ctx = { snapshot, budget, cap: limits.cap, includePrivate: args.includePrivate, limit: args.limit };
   if (target === '') return listRoots(ctx);
   if (target.startsWith('type:')) return typeView(snapshot, target.slice(5).trim(), args.includePrivate);
   if (target.startsWith('search:')) return searchTypes(snapshot, target.slice(7).trim(), args);

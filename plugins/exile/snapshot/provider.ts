@@ -3,7 +3,7 @@
 import { ToolError } from '../../../src/backend/index.js';
 import type { ExileProvider, ProviderCallContext } from '../provider.js';
 import type { EvalArgs, ExploreArgs, QueryArgs } from '../schemas.js';
-import { Budget, DEFAULT_TIME_BUDGET_MS, OutputCap } from './eval/budget.js';
+import { Budget, DEFAULT_TIME_BUDGET_MS, MAX_RESULT_VALUES, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import { explore } from './explore.js';
 import { ExprError } from './lang/errors.js';
@@ -15,6 +15,8 @@ import type { Snapshot } from './snapshot.js';
 export interface SnapshotOptions {
   /** Time budget per call in milliseconds (default 2000). */
   timeBudgetMs?: number;
+  /** Values one answer may carry before it is refused (default 200,000). */
+  maxResultValues?: number;
 }
 
 /** An expression error as a tool error: the message keeps the position, `data` repeats it. */
@@ -29,26 +31,28 @@ export function toToolError(error: unknown, clause?: string, expression?: string
 
 export function createSnapshotProvider(snapshot: Snapshot, options: SnapshotOptions = {}): ExileProvider {
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+  const maxValues = options.maxResultValues ?? MAX_RESULT_VALUES;
   const budget = (ctx: ProviderCallContext) => {
     const b = new Budget(budgetMs, ctx.signal);
     b.check();
     return b;
   };
+  const cap = () => new OutputCap(maxValues);
   return {
     async explore(args: ExploreArgs, ctx: ProviderCallContext) {
-      return explore(snapshot, args, budget(ctx), (e) => toToolError(e, 'target', args.target));
+      return explore(snapshot, args, { budget: budget(ctx), cap: cap() }, (e) => toToolError(e, 'target', args.target));
     },
     async eval(args: EvalArgs, ctx: ProviderCallContext) {
       const b = budget(ctx);
       try {
         const value = compileExpr(parse(args.expr), { snapshot, budget: b })({});
-        return serialize(value, args.depth, { snapshot, budget: b, cap: new OutputCap() });
+        return serialize(value, args.depth, { snapshot, budget: b, cap: cap() });
       } catch (error) {
         throw toToolError(error, undefined, args.expr);
       }
     },
     async query(args: QueryArgs, ctx: ProviderCallContext) {
-      return query(snapshot, args, budget(ctx), toToolError);
+      return query(snapshot, args, { budget: budget(ctx), cap: cap() }, toToolError);
     },
     async close() {
       // Nothing to release: the snapshot is plain memory.

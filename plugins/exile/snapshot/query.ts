@@ -3,8 +3,7 @@
 // "count entities by type"); orderBy then sorts those groups by Key or Count.
 import { ToolError } from '../../../src/backend/index.js';
 import type { QueryArgs } from '../schemas.js';
-import type { Budget } from './eval/budget.js';
-import { OutputCap } from './eval/budget.js';
+import type { Budget, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import type { Env, Fn } from './eval/env.js';
 import { orderCompare, truthy } from './eval/ops.js';
@@ -19,7 +18,8 @@ export const QUERY_ITEM_DEPTH = 2;
 type Clause = 'from' | 'where' | 'select' | 'orderBy';
 type WrapError = (error: unknown, clause: Clause, expression: string) => unknown;
 
-export function query(snapshot: Snapshot, args: QueryArgs, budget: Budget, wrapError: WrapError): unknown {
+export function query(snapshot: Snapshot, args: QueryArgs, limits: { budget: Budget; cap: OutputCap }, wrapError: WrapError): unknown {
+  const { budget } = limits;
   const env: Env = { snapshot, budget };
   const guard = <T>(clause: Clause, expression: string, fn: () => T): T => {
     try {
@@ -65,7 +65,7 @@ export function query(snapshot: Snapshot, args: QueryArgs, budget: Budget, wrapE
     });
     items = projected;
   }
-  const ctx = { snapshot, budget, cap: new OutputCap() };
+  const ctx = { snapshot, budget, cap: limits.cap };
   const out: Record<string, unknown> = { from: args.from, total, items: items.map((v) => serialize(v, QUERY_ITEM_DEPTH, ctx)) };
   if (grouped) out.grouped = true;
   const recorded = source instanceof ListValue ? source.items.length : (source as DictValue).map.size;

@@ -41,6 +41,9 @@ export function callMethod(target: Value, call: CallSite, scope: Scope, env: Env
   const typeName = isObject(target) ? target.$type : undefined;
   const label = `${shortType(typeName ?? typeLabel(target))}.${name}${call.typeArgs.length ? `<${call.typeArgs.join(', ')}>` : ''}()`;
   if (env.snapshot.method(typeName, name)) throw notInSnapshot(label, pos, 'calling methods needs the live HUD');
+  if (isObject(target) && (env.snapshot.member(typeName, name) || Object.hasOwn(target, name))) {
+    throw new ExprError(`${typeLabel(target)}.${name} is a property, not a method`, pos, 'EXPR_EVAL', `drop the (): ${name}`);
+  }
   throw new ExprError(`${typeLabel(target)} has no method ${name} taking ${args.length} argument${args.length === 1 ? '' : 's'}`, pos);
 }
 

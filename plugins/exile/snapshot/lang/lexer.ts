@@ -31,7 +31,7 @@ export function tokenize(src: string): Token[] {
       continue;
     }
     const start = i;
-    if (isDigit(c)) {
+    if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? '') && !endsOperand(tokens[tokens.length - 1]))) {
       const t = readNumber(src, i);
       tokens.push(t);
       i = t.end;
@@ -55,6 +55,12 @@ export function tokenize(src: string): Token[] {
   return tokens;
 }
 
+/** After an operand `.5` is a member access attempt; elsewhere it is the number 0.5. */
+function endsOperand(t: Token | undefined): boolean {
+  if (!t) return false;
+  return t.kind !== 'punct' || t.value === ')' || t.value === ']';
+}
+
 function quoteChar(c: string): string {
   const code = c.codePointAt(0) ?? 0;
   return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${c}'`;
@@ -73,7 +79,7 @@ function readNumber(src: string, start: number): Token {
   }
   while (i < src.length && isDigit(src[i])) i++;
   let real = false;
-  if (src[i] === '.' && isDigit(src[i + 1] ?? '')) {
+  if (src[i] === '.' && isDigit(src[i + 1] ?? '') && (i > start || src[start] === '.')) {
     real = true;
     i++;
     while (i < src.length && isDigit(src[i])) i++;
