@@ -247,7 +247,7 @@ class GraphReader {
         if (v !== null && typeof v === 'object') this.place(o, key, this.value(v, depth + 1));
       }
     } catch (error) {
-      if (error instanceof SnapshotLoadError) error.path.unshift(key);
+      if (error instanceof SnapshotLoadError && key.charCodeAt(0) !== 36) error.path.unshift(key);
       throw error;
     }
     return o;

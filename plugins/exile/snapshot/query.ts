@@ -45,7 +45,7 @@ export function query(snapshot: Snapshot, args: QueryArgs, limits: { budget: Bud
     guard('where', args.where!, () => {
       for (const it of items) {
         budget.tick();
-        if (truthy(where({ it }), 'where', whereNode!.pos)) kept.push(it);
+        if (truthy(where({ it }), 'the predicate', whereNode!.pos)) kept.push(it);
       }
     });
     items = kept;

@@ -17,8 +17,9 @@ export class Snapshot {
   readonly types: Map<string, TypeInfo>;
   readonly header: SnapshotHeader;
   private readonly byShort = new Map<string, string[]>();
-  /** Member names declared with a floating-point type somewhere: `/` on them is not integer division. */
-  readonly floatMembers = new Set<string>();
+  /** Per member name: declared floating point everywhere, integral everywhere, or both (decided per object). */
+  private readonly numberKinds = new Map<string, Set<'float' | 'other'>>();
+  private readonly floatCache = new Map<string, boolean>();
 
   constructor(roots: Map<string, Value>, types: Map<string, TypeInfo>, header: SnapshotHeader) {
     this.roots = roots;
@@ -27,8 +28,27 @@ export class Snapshot {
     for (const [full, info] of types) {
       const short = shortType(full);
       this.byShort.set(short, [...(this.byShort.get(short) ?? []), full]);
-      for (const m of info.members ?? []) if (FLOAT_TYPES.has(m.type)) this.floatMembers.add(m.name);
+      for (const m of info.members ?? []) {
+        const kinds = this.numberKinds.get(m.name) ?? new Set();
+        kinds.add(FLOAT_TYPES.has(m.type) ? 'float' : 'other');
+        this.numberKinds.set(m.name, kinds);
+      }
     }
+  }
+
+  /** Whether C# types a member of this name as floating point: by name alone when all declarations agree. */
+  numberKind(member: string): 'float' | 'int' | 'mixed' {
+    const kinds = this.numberKinds.get(member);
+    if (!kinds?.has('float')) return 'int';
+    return kinds.size === 1 ? 'float' : 'mixed';
+  }
+
+  /** Whether `typeName` (or a base) declares `member` with a floating-point type. */
+  isFloatMember(typeName: string | undefined, member: string): boolean {
+    const key = `${typeName}\u0000${member}`;
+    let found = this.floatCache.get(key);
+    if (found === undefined) this.floatCache.set(key, (found = FLOAT_TYPES.has(this.member(typeName, member)?.type ?? '')));
+    return found;
   }
 
   /** By full name, or by a short name that only one recorded type has. */

@@ -167,8 +167,7 @@ function bareCall(node: NodeOf<'Call'>, env: Env): Inner {
   };
 }
 
-function unary(node: NodeOf<'Unary'>, env: Env): Inner {
-  const operand = compile(node.operand, env, PLAIN);
+function unary(node: NodeOf<'Unary'>, env: Env, operand: Inner = compile(node.operand, env, PLAIN)): Inner {
   const { op, pos } = node;
   return (s) => {
     const v = operand(s) as Value;
@@ -212,29 +211,71 @@ function binary(node: NodeOf<'Binary'>, env: Env): Inner {
         if (c === null) return false;
         return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0;
       };
-    default: {
-      const integerDivision = !isFloat(node.left, env) && !isFloat(node.right, env);
-      return (s) => arithmetic(op, left(s) as Value, right(s) as Value, integerDivision, env.snapshot, pos);
-    }
+    default:
+      return numeric(node, env).fn;
   }
 }
 
-/** Whether C# would type the expression as floating point (so `/` must not truncate). */
-function isFloat(node: Node, env: Env): boolean {
+/**
+ * An arithmetic operand with what C# would type it as: `/` truncates only when both sides are
+ * integral. Literals say so themselves; a member by its declared type (looked up on the object's
+ * own type when the name is declared both ways); arithmetic is floating when either side is.
+ * `float()` answers for the value the last `fn` call produced.
+ */
+function numeric(node: Node, env: Env): { fn: Inner; float: () => boolean } {
+  if (node.type === 'Number') return { fn: () => node.value, float: () => node.real };
+  if (node.type === 'Binary' && ['+', '-', '*', '/', '%'].includes(node.op)) {
+    const left = numeric(node.left, env);
+    const right = numeric(node.right, env);
+    const { op, pos } = node;
+    let float = false;
+    const fn: Inner = (s) => {
+      const a = left.fn(s) as Value;
+      const fa = left.float();
+      const b = right.fn(s) as Value;
+      const fb = right.float();
+      float = fa || fb;
+      return arithmetic(op, a, b, !float, env.snapshot, pos);
+    };
+    return { fn, float: () => float };
+  }
+  if (node.type === 'Unary' && node.op !== '!') {
+    const inner = numeric(node.operand, env);
+    const whole = unary(node, env, inner.fn);
+    return { fn: whole, float: inner.float };
+  }
+  const fn = compile(node, env, PLAIN);
+  if (node.type !== 'Member' && node.type !== 'Ident') {
+    const float = staticFloat(node, env);
+    return { fn, float: () => float };
+  }
+  const kind = env.snapshot.numberKind(node.name);
+  if (kind !== 'mixed') return { fn, float: () => kind === 'float' };
+  // Declared both ways (Width is Single on Element, Int32 on Camera): ask the object's own type.
+  const parent: Inner = node.type === 'Member' ? compile(node.object, env, PLAIN) : (s) => (s.it === undefined ? null : s.it);
+  let float = false;
+  return {
+    fn: (s) => {
+      const v = fn(s);
+      const o = parent(s);
+      float = isObject(o) && env.snapshot.isFloatMember(o.$type, node.name);
+      return v;
+    },
+    float: () => float,
+  };
+}
+
+function staticFloat(node: Node, env: Env): boolean {
   switch (node.type) {
     case 'Number':
       return node.real;
     case 'Ident':
     case 'Member':
-      return env.snapshot.floatMembers.has(node.name);
+      return env.snapshot.numberKind(node.name) === 'float';
     case 'Call':
-      return node.name === 'Average' || ((node.name === 'np' || node.name === 'iif') && node.args.some((a) => isFloat(a, env)));
-    case 'Unary':
-      return isFloat(node.operand, env);
-    case 'Binary':
-      return !['&&', '||', '==', '!=', '<', '>', '<=', '>='].includes(node.op) && (isFloat(node.left, env) || isFloat(node.right, env));
+      return node.name === 'Average' || ((node.name === 'np' || node.name === 'iif') && node.args.some((a) => staticFloat(a, env)));
     case 'Conditional':
-      return isFloat(node.then, env) || isFloat(node.else, env);
+      return staticFloat(node.then, env) || staticFloat(node.else, env);
     default:
       return false;
   }
