@@ -81,17 +81,17 @@ export function parseSnapshot(input: string | unknown, file?: string): Snapshot 
   });
 }
 
-function describeHolder(f: Fixup): string {
-  if (Array.isArray(f.holder)) return `item ${String(f.key)} of a list`;
-  if (f.holder instanceof Map) return `entry ${JSON.stringify(f.key)}`;
-  return `member ${String(f.key)} of a ${(f.holder as ObjectValue).$type ?? 'object'}`;
+type Holder = Value[] | Map<Key, Value> | ObjectValue;
+
+function describeHolder(holder: Holder, key: Key): string {
+  if (Array.isArray(holder)) return `item ${String(key)} of a list`;
+  if (holder instanceof Map) return `entry ${JSON.stringify(key)}`;
+  return `member ${String(key)} of a ${holder.$type ?? 'object'}`;
 }
 
-class Ref {
-  constructor(readonly id: number | string) {}
-}
-
-type Fixup = { holder: Value[] | Map<Key, Value> | ObjectValue | Map<string, Value>; key: Key; id: number | string };
+/** Returned for a `{ "$ref": id }` (the id in `GraphReader.refId`); resolved once every `$id` is known. */
+const REF = Symbol('$ref');
+type Ref = typeof REF;
 
 const OBJECT_KEYS = new Set(['$type', '$id', '$value', '$truncated']);
 const LIST_KEYS = new Set(['$type', '$id', '$count', '$values']);
@@ -99,22 +99,35 @@ const DICT_KEYS = new Set(['$type', '$id', '$count', '$entries']);
 const ENUM_KEYS = new Set(['$type', '$enum', '$value']);
 
 class GraphReader {
-  private readonly ids = new Map<number | string, Value>();
-  private readonly fixups: Fixup[] = [];
-  private readonly enums = new Map<string, EnumValue>();
+  /** Objects by `$id`: small non-negative integer ids in an array (the recorder's), others in a map. */
+  private readonly denseIds: Array<Value | undefined> = [];
+  private readonly otherIds = new Map<number | string, Value>();
+  private readonly refHolders: Holder[] = [];
+  private readonly refKeys: Key[] = [];
+  private readonly refIds: Array<number | string> = [];
+  /** Enum values shared by type, then name. */
+  private readonly enums = new Map<string, Map<string, EnumValue>>();
+  private refId: number | string = 0;
+
+  private lookup(id: number | string): Value | undefined {
+    return typeof id === 'number' && id >= 0 && id < 1e7 ? this.denseIds[id] : this.otherIds.get(id);
+  }
 
   read(rawRoots: Record<string, unknown>): Map<string, Value> {
     const roots = new Map<string, Value>();
     for (const [name, raw] of Object.entries(rawRoots)) {
       this.at(['roots', name], () => this.place(roots, name, this.value(raw, 0)));
     }
-    for (const f of this.fixups) {
-      const target = this.ids.get(f.id);
+    for (let i = 0; i < this.refIds.length; i++) {
+      const id = this.refIds[i];
+      const holder = this.refHolders[i];
+      const key = this.refKeys[i];
+      const target = this.lookup(id);
       if (target === undefined) {
-        throw new SnapshotLoadError(`$ref ${JSON.stringify(f.id)} (${describeHolder(f)}) points at no object: no "$id": ${JSON.stringify(f.id)} in the document`);
+        throw new SnapshotLoadError(`$ref ${JSON.stringify(id)} (${describeHolder(holder, key)}) points at no object: no "$id": ${JSON.stringify(id)} in the document`);
       }
-      if (f.holder instanceof Map) (f.holder as Map<Key, Value>).set(f.key, target);
-      else (f.holder as Record<string, Value>)[f.key as string] = target;
+      if (holder instanceof Map) holder.set(key, target);
+      else (holder as Record<string, Value>)[key as string] = target;
     }
     return roots;
   }
@@ -128,9 +141,11 @@ class GraphReader {
     }
   }
 
-  private place(holder: Fixup['holder'], key: Key, v: Value | Ref): void {
-    if (v instanceof Ref) {
-      this.fixups.push({ holder, key, id: v.id });
+  private place(holder: Holder | Map<string, Value>, key: Key, v: Value | Ref): void {
+    if (v === REF) {
+      this.refHolders.push(holder as Holder);
+      this.refKeys.push(key);
+      this.refIds.push(this.refId);
       if (holder instanceof Map) (holder as Map<Key, Value>).set(key, null);
       return;
     }
@@ -147,8 +162,9 @@ class GraphReader {
     if (depth > MAX_GRAPH_NESTING) throw new SnapshotLoadError(`nested deeper than ${MAX_GRAPH_NESTING} levels`);
     const o = raw as Record<string, unknown>;
     if ('$ref' in o) {
-      if (Object.keys(o).length !== 1) throw new SnapshotLoadError('a $ref object takes no other keys');
-      return new Ref(this.id(o.$ref, '$ref'));
+      for (const key in o) if (key !== '$ref') throw new SnapshotLoadError('a $ref object takes no other keys');
+      this.refId = this.id(o.$ref, '$ref');
+      return REF;
     }
     if (typeof o.$type !== 'string' || o.$type === '') throw new SnapshotLoadError('object without "$type" (a string naming its type)');
     if ('$enum' in o) return this.enumValue(o);
@@ -165,8 +181,9 @@ class GraphReader {
   private register(o: Record<string, unknown>, v: Value): Value {
     if (o.$id === undefined) return v;
     const id = this.id(o.$id, '$id');
-    if (this.ids.has(id)) throw new SnapshotLoadError(`duplicate "$id": ${JSON.stringify(id)}`);
-    this.ids.set(id, v);
+    if (this.lookup(id) !== undefined) throw new SnapshotLoadError(`duplicate "$id": ${JSON.stringify(id)}`);
+    if (typeof id === 'number' && id >= 0 && id < 1e7) this.denseIds[id] = v;
+    else this.otherIds.set(id, v);
     return v;
   }
 
@@ -180,9 +197,12 @@ class GraphReader {
     this.checkKeys(o, ENUM_KEYS, 'an enum value');
     if (Object.keys(o).length !== 3) throw new SnapshotLoadError('an enum value has exactly "$type", "$enum" and "$value"');
     if (typeof o.$enum !== 'string' || typeof o.$value !== 'number') throw new SnapshotLoadError('an enum value needs "$enum" (its name) and "$value" (its number)');
-    const key = `${o.$type}\u0000${o.$value}\u0000${o.$enum}`;
-    let v = this.enums.get(key);
-    if (!v) this.enums.set(key, (v = new EnumValue(o.$type as string, o.$enum, o.$value)));
+    let byName = this.enums.get(o.$type as string);
+    if (!byName) this.enums.set(o.$type as string, (byName = new Map()));
+    const known = byName.get(o.$enum);
+    if (known && known.value === o.$value) return known;
+    const v = new EnumValue(o.$type as string, o.$enum, o.$value);
+    if (!known) byName.set(o.$enum, v);
     return v;
   }
 

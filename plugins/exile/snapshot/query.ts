@@ -91,10 +91,15 @@ function groupKey(v: Value): unknown {
   return v instanceof EnumValue ? `enum:${v.type}:${v.value}` : v;
 }
 
+function sortKey(v: Value): Value {
+  return v instanceof EnumValue ? v.value : v;
+}
+
 function sortBy(items: Value[], order: Array<{ key: Fn; descending: boolean; pos: number }>, budget: Budget): Value[] {
+  // Enums sort by their number: turning them into numbers up front keeps the comparator on its fast path.
   const keyed = items.map((it) => {
     budget.tick();
-    return { it, keys: order.map((o) => o.key({ it })) };
+    return { it, keys: order.map((o) => sortKey(o.key({ it }))) };
   });
   keyed.sort((a, b) => {
     for (let i = 0; i < order.length; i++) {
