@@ -199,8 +199,13 @@ class Recorder {
   /** Fetches type metadata for names not yet looked up, then their base types. */
   private async ensureTypes(names: Array<string | undefined>): Promise<void> {
     let todo = [...new Set(names.filter(lookupWorthy))].filter((n) => !this.typeCache.has(n));
+    const inFlight = Math.max(1, this.options.concurrency ?? 4);
     while (todo.length > 0) {
-      const found = await Promise.all(todo.map((n) => this.explore(`type:${n}`, 0).then(normalizeTypeInfo, () => undefined)));
+      const found: Array<TypeInfo | undefined> = [];
+      for (let i = 0; i < todo.length; i += inFlight) {
+        const batch = todo.slice(i, i + inFlight);
+        found.push(...(await Promise.all(batch.map((n) => this.explore(`type:${n}`, 0).then(normalizeTypeInfo, () => undefined)))));
+      }
       const bases: string[] = [];
       todo.forEach((name, i) => {
         const info = found[i];

@@ -3,15 +3,22 @@
 // `?:`, `??`, `||`, `&&`, `== !=`, `< > <= >= is as`, `+ -`, `* / %`, unary `! - +`, postfix.
 import { KEYWORDS, type BinaryOp, type NewField, type Node, type Ordering } from './ast.js';
 import { syntaxError } from './errors.js';
+import { scanTypeArgs } from './generics.js';
 import { tokenize, type Token } from './lexer.js';
 import { treeDepth } from './walk.js';
 
 export const MAX_EXPRESSION_LENGTH = 10_000;
 export const MAX_NESTING = 128;
 
-const EQUALITY: Record<string, BinaryOp> = { '==': '==', '=': '==', '!=': '!=', '<>': '!=' };
-const RELATIONAL = new Set(['<', '>', '<=', '>=']);
-const WORD_OPS: Record<string, string> = { and: '&&', or: '||', not: '!', mod: '%' };
+/** Operators of each left-associative level, loosest first, with Dynamic LINQ's aliases and words. */
+const LEVELS = [
+  { '||': '||', or: '||' },
+  { '&&': '&&', and: '&&' },
+  { '==': '==', '=': '==', '!=': '!=', '<>': '!=' },
+  { '<': '<', '>': '>', '<=': '<=', '>=': '>=', is: 'is', as: 'as' },
+  { '+': '+', '-': '-' },
+  { '*': '*', '/': '/', '%': '%', mod: '%' },
+].map((ops) => new Map(Object.entries(ops)));
 const DIRECTIONS: Record<string, boolean> = { asc: false, ascending: false, desc: true, descending: true };
 
 /** Parses one expression; throws a positioned `ExprError` (code EXPR_SYNTAX) on bad input. */
@@ -147,22 +154,7 @@ class Parser {
   }
 
   private binaryOp(level: number, t: Token): string | undefined {
-    const text = t.kind === 'punct' ? String(t.value) : t.kind === 'ident' ? (WORD_OPS[t.value as string] ?? t.value) : undefined;
-    if (text === undefined) return undefined;
-    switch (level) {
-      case 0:
-        return text === '||' ? '||' : undefined;
-      case 1:
-        return text === '&&' ? '&&' : undefined;
-      case 2:
-        return t.kind === 'punct' ? EQUALITY[text] : undefined;
-      case 3:
-        return (t.kind === 'punct' && RELATIONAL.has(text)) || (t.kind === 'ident' && (text === 'is' || text === 'as')) ? text : undefined;
-      case 4:
-        return t.kind === 'punct' && (text === '+' || text === '-') ? text : undefined;
-      default:
-        return text === '*' || text === '/' || text === '%' ? text : undefined;
-    }
+    return t.kind === 'punct' || t.kind === 'ident' ? LEVELS[level].get(t.value as string) : undefined;
   }
 
   private typeName(): string {
@@ -214,30 +206,10 @@ class Parser {
 
   /** `<A, B.C>` directly followed by `(`; anything else leaves `<` to be a comparison. */
   private typeArgs(): string[] | undefined {
-    if (!this.isPunct('<')) return undefined;
-    const args: string[] = [];
-    let current = '';
-    let nested = 0;
-    let j = this.i + 1;
-    for (; j < this.tokens.length; j++) {
-      const t = this.tokens[j];
-      if (t.kind === 'ident') current += t.value;
-      else if (this.isPunct('.', t)) current += '.';
-      else if (this.isPunct('<', t)) {
-        nested++;
-        current += '<';
-      } else if (this.isPunct(',', t)) current += nested > 0 ? ', ' : '\u0000';
-      else if (this.isPunct('>', t)) {
-        if (nested === 0) break;
-        nested--;
-        current += '>';
-      } else return undefined;
-    }
-    if (j >= this.tokens.length || !this.isPunct('(', this.tokens[j + 1])) return undefined;
-    args.push(...current.split('\u0000'));
-    if (args.some((a) => !/^[A-Za-z_][\w.]*(<.+>)?$/.test(a) || a.endsWith('.'))) return undefined;
-    this.i = j + 1;
-    return args;
+    const found = scanTypeArgs(this.tokens, this.i);
+    if (!found) return undefined;
+    this.i = found.next;
+    return found.args;
   }
 
   private args(): Node[] {
