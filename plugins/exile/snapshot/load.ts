@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { issueLines } from '../../../src/lib/zod-issues.js';
 import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from './format.js';
-import { DictValue, EnumValue, ListValue, type Key, type ObjectValue, type Value } from './model.js';
+import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from './model.js';
 import { Snapshot } from './snapshot.js';
 
 /** Deeper nesting than this in the graph is refused (a recorder bug, or a hostile file). */
@@ -127,7 +127,7 @@ class GraphReader {
         throw new SnapshotLoadError(`$ref ${JSON.stringify(id)} (${describeHolder(holder, key)}) points at no object: no "$id": ${JSON.stringify(id)} in the document`);
       }
       if (holder instanceof Map) holder.set(key, target);
-      else (holder as Record<string, Value>)[key as string] = target;
+      else setOwn(holder as Record<string, unknown>, key as string, target);
     }
     return roots;
   }
@@ -150,7 +150,7 @@ class GraphReader {
       return;
     }
     if (holder instanceof Map) (holder as Map<Key, Value>).set(key, v);
-    else (holder as Record<string, Value>)[key as string] = v;
+    else setOwn(holder as Record<string, unknown>, key as string, v);
   }
 
   private value(raw: unknown, depth: number): Value | Ref {

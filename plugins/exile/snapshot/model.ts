@@ -70,6 +70,12 @@ export function elementsOf(c: Collection): Value[] {
   return c instanceof ListValue ? c.items : c.pairs();
 }
 
+/** Sets an own property, even one named `__proto__` (plain assignment would replace the prototype). */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
+}
+
 export function isMemberKey(key: string): boolean {
   return key.charCodeAt(0) !== 36; // '$'
 }

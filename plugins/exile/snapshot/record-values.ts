@@ -2,6 +2,7 @@
 // { $enum, $value }, inline struct values into typed objects, and type metadata into TypeInfo.
 import { ToolError } from '../../../src/backend/index.js';
 import { typeInfoSchema, type SnapshotValue, type TypeInfo } from './format.js';
+import { setOwn } from './model.js';
 
 /** What one explore node looks like (the HUD's shapes; unknown fields are ignored). */
 export interface ExploreNode {
@@ -78,9 +79,9 @@ export function structFrom(value: Record<string, unknown>, declared: string, typ
   for (const [key, v] of Object.entries(value)) {
     const memberType = info?.members?.find((m) => m.name === key)?.type;
     const memberInfo = memberType ? typeOf(memberType) : undefined;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && memberType) out[key] = structFrom(v as Record<string, unknown>, memberType, typeOf);
-    else if (memberInfo?.kind === 'enum' && (typeof v === 'string' || typeof v === 'number')) out[key] = enumFrom(v, memberInfo);
-    else out[key] = v;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && memberType) setOwn(out, key, structFrom(v as Record<string, unknown>, memberType, typeOf));
+    else if (memberInfo?.kind === 'enum' && (typeof v === 'string' || typeof v === 'number')) setOwn(out, key, enumFrom(v, memberInfo));
+    else setOwn(out, key, v);
   }
   return out as SnapshotValue;
 }

@@ -6,6 +6,7 @@
 import { ToolError, type Logger, type ProgressUpdate } from '../../../src/backend/index.js';
 import type { ExileProvider } from '../provider.js';
 import { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
+import { setOwn } from './model.js';
 import { enumFrom, isTextType, lookupWorthy, normalizeTypeInfo, structFrom, unwrapResult, type ExploreNode } from './record-values.js';
 
 export interface RecordOptions {
@@ -137,8 +138,8 @@ class Recorder {
         continue;
       }
       const name = m.name;
-      const v = this.leaf(m, `${job.path}.${name}`, job.depth - 1, (x) => (x === undefined ? delete obj[name] : (obj[name] = x)));
-      obj[name] = v === PENDING ? null : v;
+      const v = this.leaf(m, `${job.path}.${name}`, job.depth - 1, (x) => (x === undefined ? delete obj[name] : setOwn(obj, name, x)));
+      setOwn(obj, name, v === PENDING ? null : v);
     }
     return obj as SnapshotValue;
   }

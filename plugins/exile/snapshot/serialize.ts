@@ -2,7 +2,7 @@
 // to `depth` (below that, their display text), collections as { count, items } with the first items.
 import type { Budget, OutputCap } from './eval/budget.js';
 import { formatNumber, toText } from './eval/ops.js';
-import { DictValue, EnumValue, ListValue, isObject, memberKeys, type ObjectValue, type Value } from './model.js';
+import { DictValue, EnumValue, ListValue, isObject, memberKeys, setOwn, type ObjectValue, type Value } from './model.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Items shown per collection in eval and query answers. */
@@ -33,7 +33,7 @@ export function serialize(v: Value, depth: number, ctx: SerializeContext, ancest
     let n = 0;
     for (const [k, x] of v.map) {
       if (n++ >= shown) break;
-      items[String(k)] = serialize(x, depth - 1, ctx, ancestors);
+      setOwn(items, String(k), serialize(x, depth - 1, ctx, ancestors));
     }
     return n < v.count ? { count: v.count, items, truncated: true } : { count: v.count, items };
   }
@@ -42,7 +42,7 @@ export function serialize(v: Value, depth: number, ctx: SerializeContext, ancest
   if (ancestors.includes(o)) return `<circular: ${toText(o, ctx.snapshot)}>`;
   const out: Record<string, unknown> = {};
   const inner = [...ancestors, o];
-  for (const key of memberKeys(o)) out[key] = serialize(o[key] as Value, depth - 1, ctx, inner);
+  for (const key of memberKeys(o)) setOwn(out, key, serialize(o[key] as Value, depth - 1, ctx, inner));
   return out;
 }
 

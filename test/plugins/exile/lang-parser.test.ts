@@ -129,6 +129,7 @@ describe('exile expression parser', () => {
     expect(errorOf('new { 1 + 2 }').message).toMatch(/cannot infer a field name at 6/);
     expect(errorOf('new { A, A }').message).toMatch(/duplicate field A at 9/);
     expect(errorOf('Timer desc').position).toBe(6);
+    expect(() => parseOrderBy('Timer constructor')).toThrow(/unexpected token 'constructor' at 6/);
     expect(errorOf('x.').message).toMatch(/unexpected end of expression at 2 \(expected a member name\)/);
   });
 

@@ -50,6 +50,17 @@ describe('snapshot loader', () => {
     expect(b.Self).toBe(b);
   });
 
+  it('keeps a member named __proto__ a member (the prototype is never replaced)', async () => {
+    const snapshot = parseSnapshot('{"format":"mcphost-exile-snapshot","version":1,"roots":{"X":{"$type":"T","__proto__":{"$type":"U","A":1},"constructor":{"$type":"U","A":2}}}}');
+    const x = snapshot.roots.get('X') as ObjectValue;
+    expect(Object.getPrototypeOf(x)).toBe(Object.prototype);
+    const t = tools(createSnapshotProvider(snapshot));
+    expect(await t.eval('X.__proto__.A')).toBe(1);
+    expect(await t.eval('X.constructor.A')).toBe(2);
+    expect(await t.eval('new { __proto__ = 5, B = 1 }')).toEqual(JSON.parse('{"__proto__":5,"B":1}'));
+    await expect(t.eval('Camera.constructor')).rejects.toThrow(/not available in a snapshot: Camera at 0/);
+  });
+
   it('refuses documents that are not snapshots, or newer than it reads', () => {
     expect(loadError('{ nope')).toMatch(/^not valid JSON/);
     expect(loadError([])).toMatch(/expected a JSON object/);

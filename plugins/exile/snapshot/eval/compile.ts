@@ -4,7 +4,7 @@
 // inside np(...) every step tolerates null.
 import type { Node, NodeOf } from '../lang/ast.js';
 import { ExprError } from '../lang/errors.js';
-import { DictValue, ListValue, hasMember, isObject, typeOf, type ObjectValue, type Value } from '../model.js';
+import { DictValue, ListValue, hasMember, isObject, setOwn, typeOf, type ObjectValue, type Value } from '../model.js';
 import type { Env, Fn, Scope } from './env.js';
 import { getIndex, getMember, getRoot, missingMember } from './members.js';
 import { callMethod } from './methods.js';
@@ -68,7 +68,7 @@ function compile(node: Node, env: Env, f: Flags): Inner {
       const fields = node.fields.map((field) => [field.name, compile(field.value, env, PLAIN)] as const);
       return (s) => {
         const o: ObjectValue = {};
-        for (const [name, fn] of fields) o[name] = fn(s);
+        for (const [name, fn] of fields) setOwn(o, name, fn(s));
         return o;
       };
     }

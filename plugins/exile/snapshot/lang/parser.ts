@@ -19,7 +19,7 @@ const LEVELS = [
   { '+': '+', '-': '-' },
   { '*': '*', '/': '/', '%': '%', mod: '%' },
 ].map((ops) => new Map(Object.entries(ops)));
-const DIRECTIONS: Record<string, boolean> = { asc: false, ascending: false, desc: true, descending: true };
+const DIRECTIONS = new Map([['asc', false], ['ascending', false], ['desc', true], ['descending', true]]);
 
 /** Parses one expression; throws a positioned `ExprError` (code EXPR_SYNTAX) on bad input. */
 export function parse(src: string): Node {
@@ -91,9 +91,10 @@ class Parser {
 
   direction(): boolean {
     const t = this.tok;
-    if (t.kind === 'ident' && typeof t.value === 'string' && t.value.toLowerCase() in DIRECTIONS) {
+    const descending = t.kind === 'ident' ? DIRECTIONS.get((t.value as string).toLowerCase()) : undefined;
+    if (descending !== undefined) {
       this.i++;
-      return DIRECTIONS[t.value.toLowerCase()];
+      return descending;
     }
     return false;
   }
