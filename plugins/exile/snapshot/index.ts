@@ -1,13 +1,24 @@
-// Offline provider: answers explore / eval / query from a recorded snapshot file.
-// Placeholder until the snapshot issue lands; the exile plugin imports it only when `snapshot` is set.
-import { ToolError } from '../../../src/backend/index.js';
+// Offline mode of the exile plugin: explore / eval / query answered from a recorded snapshot, and
+// the recorder that makes one from the live HUD. The exile plugin imports this only when
+// `plugins.exile.snapshot` is set. The public surface is this list.
+import { UnavailableError } from '../../../src/backend/index.js';
 import type { ExileProvider } from '../provider.js';
+import { loadSnapshot } from './load.js';
+import { createSnapshotProvider, type SnapshotOptions } from './provider.js';
 
-export interface SnapshotOptions {
-  /** Time budget per call in milliseconds (default 2000). */
-  timeBudgetMs?: number;
-}
+export type { SnapshotOptions } from './provider.js';
+export { createSnapshotProvider } from './provider.js';
+export { loadSnapshot, parseSnapshot, SnapshotLoadError } from './load.js';
+export { Snapshot } from './snapshot.js';
+export { recordSnapshot, type RecordOptions } from './record.js';
+export { saveSnapshot } from './save.js';
+export { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
 
-export async function openSnapshotProvider(file: string, _options: SnapshotOptions = {}): Promise<ExileProvider> {
-  throw new ToolError(`cannot serve snapshot ${file}: snapshot mode is not implemented yet`, { code: 'UNAVAILABLE' });
+/** Loads `file` and serves the three tools from it; a missing or invalid file is an UNAVAILABLE error. */
+export async function openSnapshotProvider(file: string, options: SnapshotOptions = {}): Promise<ExileProvider> {
+  try {
+    return createSnapshotProvider(await loadSnapshot(file), options);
+  } catch (error) {
+    throw new UnavailableError((error as Error).message, { cause: error });
+  }
 }
