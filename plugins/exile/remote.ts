@@ -47,10 +47,13 @@ export function createRemoteProvider(options: { url: string; timeoutMs?: number;
 
   async function call(tool: HudTool, args: ExploreArgs | EvalArgs | QueryArgs, ctx: ProviderCallContext): Promise<ToolResult> {
     const onprogress = ctx.progress ? (p: { progress: number; total?: number; message?: string }) => ctx.progress!(p) : undefined;
+    // A signal of this call's own: fetch leaves an abort listener on the signal it is given until
+    // the request is garbage-collected, and a recording makes thousands of calls under one signal.
+    const signal = AbortSignal.any([ctx.signal]);
     try {
       const result = await client.request(
-        (c) => c.callTool({ name: tool, arguments: args as Record<string, unknown> }, { signal: ctx.signal, timeout: timeoutMs ?? 24 * 3_600_000, onprogress }),
-        ctx.signal,
+        (c) => c.callTool({ name: tool, arguments: args as Record<string, unknown> }, { signal, timeout: timeoutMs ?? 24 * 3_600_000, onprogress }),
+        signal,
       );
       return result as ToolResult;
     } catch (error) {

@@ -3,6 +3,7 @@
 // and falls back to the older HTTP+SSE transport; runs a stdio server as a child process and, after
 // the child exits, restarts it on the next call with backoff. Every failure to reach the server is
 // an UnavailableError whose message says what is down and why.
+import { setMaxListeners } from 'node:events';
 import { Client, ProtocolError, SdkError, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import { ToolError, UnavailableError } from '../backend/errors.js';
@@ -132,6 +133,11 @@ export class UpstreamClient {
     const client = this.newClient();
     try {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 30_000 });
+      // The HTTP transports hand one long-lived abort signal to every fetch, and each request's
+      // listener on it goes only when that request is garbage-collected: thousands of quick calls
+      // (a snapshot recording) trip Node's leak warning although nothing leaks.
+      const shared = (transport as { _abortController?: AbortController })._abortController?.signal;
+      if (shared) setMaxListeners(0, shared);
     } catch (error) {
       await client.close().catch(() => undefined);
       await transport.close().catch(() => undefined);

@@ -1,22 +1,20 @@
-// Snapshot mode end to end: the real CLI serving the snapshot tools (through the test-only backend
-// that wires openSnapshotProvider to three tools) to the SDK client over stdio and HTTP, one-shot
-// `mcphost call`, and `mcphost exile:snapshot` recording from a HUD stand-in.
+// Snapshot mode end to end: the real CLI serving the exile plugin with `snapshot` set to the SDK
+// client over stdio and HTTP, one-shot `mcphost call`, and `mcphost exile:snapshot` recording from
+// a HUD stand-in.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { connectStdio, startHttp } from '../../helpers/mcp.ts';
-import { FIXTURES, REPO } from '../../helpers/paths.ts';
+import { FIXTURES } from '../../helpers/paths.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
 import { generateSnapshot } from '../../fixtures/exile/generate.js';
 import { canonical } from './canonical.ts';
 import { componentOf, entitiesOf, fixtureText, rawFixture, type Raw } from './fixture.ts';
 
-const BACKEND = path.join(FIXTURES, 'exile/snapshot-backend.js');
 const FAKE_HUD = path.join(FIXTURES, 'exile/fake-hud.js');
-const REMOTE_BUILT = existsSync(path.join(REPO, 'dist/plugins/exile/remote.js'));
 
 const dir = tempDir('mcphost-exile-');
 let raw: Raw;
@@ -25,29 +23,29 @@ const vector = (v: Raw) => ({ X: v.X, Y: v.Y, Z: v.Z });
 beforeAll(() => {
   raw = rawFixture();
   dir.write('state.json', fixtureText());
-  dir.write('.mcprc', JSON.stringify({ plugins: { exilesnap: { module: BACKEND, snapshot: 'state.json' } } }));
+  dir.write('.mcprc', JSON.stringify({ plugins: { exile: { snapshot: 'state.json' } } }));
 });
 
 describe('snapshot tools served by mcphost', () => {
   it('over stdio: the three tools list and answer, errors carry the position', async () => {
-    const session = await connectStdio(['--plugins', 'exilesnap'], { cwd: dir.dir });
+    const session = await connectStdio(['--plugins', 'exile'], { cwd: dir.dir });
     try {
       const { tools } = await session.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['exilesnap_eval', 'exilesnap_explore', 'exilesnap_query']);
-      const position = await session.client.callTool({ name: 'exilesnap_eval', arguments: { expr: 'Player.Position' } });
+      expect(tools.map((t) => t.name).sort()).toEqual(['exile_eval', 'exile_explore', 'exile_query']);
+      const position = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.Position' } });
       expect(position.structuredContent).toEqual(vector(raw.roots.Player.Position));
-      const hp = await session.client.callTool({ name: 'exilesnap_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP' } });
+      const hp = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP' } });
       expect((hp.content as Array<{ text: string }>)[0].text).toBe(String(componentOf(raw.roots.Player, 'Life')!.CurHP));
-      const near = await session.client.callTool({ name: 'exilesnap_query', arguments: { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10, select: 'Id' } });
+      const near = await session.client.callTool({ name: 'exile_query', arguments: { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10, select: 'Id' } });
       const expected = entitiesOf(raw).filter((e) => e.Distance < 50 && e.IsHostile).sort((a, b) => a.Distance - b.Distance);
       expect((near.structuredContent as Raw).items).toEqual(expected.slice(0, 10).map((e) => e.Id));
-      const bad = await session.client.callTool({ name: 'exilesnap_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP)' } });
+      const bad = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP)' } });
       expect(bad.isError).toBe(true);
       expect((bad.content as Array<{ text: string }>)[0].text).toMatch(/unexpected token '\)' at 33/);
       expect((bad.structuredContent as Raw).error).toMatchObject({ code: 'EXPR_SYNTAX', data: { position: 33 } });
-      const live = await session.client.callTool({ name: 'exilesnap_eval', arguments: { expr: 'Player.DistanceFrom(Entities[0])' } });
+      const live = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.DistanceFrom(Entities[0])' } });
       expect((live.structuredContent as Raw).error).toMatchObject({ code: 'NOT_IN_SNAPSHOT', message: expect.stringMatching(/^not available in a snapshot: Entity\.DistanceFrom\(\)/) });
-      const deep = await session.client.callTool({ name: 'exilesnap_eval', arguments: { expr: 'Player', depth: 99 } });
+      const deep = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player', depth: 99 } });
       expect(deep.isError).toBe(true);
       expect(JSON.stringify(deep.content)).toMatch(/depth/);
     } finally {
@@ -56,12 +54,12 @@ describe('snapshot tools served by mcphost', () => {
   });
 
   it('over HTTP: explore answers with the HUD shapes', async () => {
-    const server = await startHttp(['--plugins', 'exilesnap'], { cwd: dir.dir });
+    const server = await startHttp(['--plugins', 'exile'], { cwd: dir.dir });
     try {
       const client = await server.connect();
-      const life = await client.callTool({ name: 'exilesnap_explore', arguments: { target: 'type:Life' } });
+      const life = await client.callTool({ name: 'exile_explore', arguments: { target: 'type:Life' } });
       expect(life.structuredContent).toEqual(raw.types['ExileCore.PoEMemory.Components.Life']);
-      const roots = await client.callTool({ name: 'exilesnap_explore', arguments: {} });
+      const roots = await client.callTool({ name: 'exile_explore', arguments: {} });
       expect((roots.structuredContent as Raw).members.filter((m: Raw) => m.available !== false).map((m: Raw) => m.name)).toEqual(Object.keys(raw.roots));
     } finally {
       await server.stop();
@@ -69,20 +67,20 @@ describe('snapshot tools served by mcphost', () => {
   });
 
   it('mcphost call: answers, tool errors exit 5, a missing snapshot exits 4', async () => {
-    const hp = await runCli(['call', 'exilesnap', 'eval', '--expr', 'Player.GetComponent<Life>().CurHP'], { cwd: dir.dir });
+    const hp = await runCli(['call', 'exile', 'eval', '--expr', 'Player.GetComponent<Life>().CurHP'], { cwd: dir.dir });
     expect(hp.exitCode).toBe(0);
     expect(hp.stdout).toBe(String(componentOf(raw.roots.Player, 'Life')!.CurHP));
     const args = JSON.stringify({ from: 'Entities', select: 'Type.ToString()' });
-    const grouped = await runCli(['call', 'exilesnap', 'query', '--args', args, '--json'], { cwd: dir.dir });
+    const grouped = await runCli(['call', 'exile', 'query', '--args', args, '--json'], { cwd: dir.dir });
     expect(grouped.exitCode).toBe(0);
     const counts = JSON.parse(grouped.stdout).structuredContent.items.map((g: Raw) => [g.Key, g.Count]).sort();
     const byType = new Map<string, number>();
     for (const e of entitiesOf(raw)) byType.set(e.Type.$enum, (byType.get(e.Type.$enum) ?? 0) + 1);
     expect(counts).toEqual([...byType].sort());
-    const bad = await runCli(['call', 'exilesnap', 'eval', '--expr', 'Player.Foo)'], { cwd: dir.dir });
+    const bad = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Foo)'], { cwd: dir.dir });
     expect(bad.exitCode).toBe(5);
     expect(bad.stderr).toMatch(/unexpected token '\)' at 10/);
-    const missing = await runCli(['call', 'exilesnap', 'eval', '--expr', 'Player.Id', '--snapshot', 'nope.json'], { cwd: dir.dir });
+    const missing = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Id', '--snapshot', 'nope.json'], { cwd: dir.dir });
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/snapshot .*nope\.json does not exist/);
   });
@@ -95,7 +93,7 @@ describe('mcphost exile:snapshot', () => {
     expect(result.stderr).toMatch(/--out is required/);
   });
 
-  describe.skipIf(!REMOTE_BUILT)('recording from a HUD stand-in (needs the exile remote mode, dist/plugins/exile/remote.js)', () => {
+  describe('recording from a HUD stand-in', () => {
     let hud: ReturnType<typeof execa> | undefined;
     let url = '';
     // A smaller game state than the fixture keeps the ~10 explore calls per entity quick.
@@ -112,7 +110,7 @@ describe('mcphost exile:snapshot', () => {
         });
         void hud!.then((r) => reject(new Error(`fake HUD exited: ${r.stderr}`)));
       });
-      dir.write('.mcprc', JSON.stringify({ plugins: { exilesnap: { module: BACKEND, snapshot: 'state.json' }, exile: { url } } }));
+      dir.write('.mcprc', JSON.stringify({ plugins: { exile: { url, snapshot: 'state.json' } } }));
     });
     afterAll(async () => {
       hud?.kill('SIGTERM');
@@ -128,7 +126,7 @@ describe('mcphost exile:snapshot', () => {
       const recorded = parseSnapshot(readFileSync(path.join(dir.dir, 'recorded.json'), 'utf8'));
       expect(canonical(recorded)).toEqual(canonical(parseSnapshot(live)));
       const player = JSON.parse(live).roots.Player;
-      const hp = await runCli(['call', 'exilesnap', 'eval', '--snapshot', 'recorded.json', '--expr', 'Player.Components["Life"].CurHP'], { cwd: dir.dir });
+      const hp = await runCli(['call', 'exile', 'eval', '--snapshot', 'recorded.json', '--expr', 'Player.Components["Life"].CurHP'], { cwd: dir.dir });
       expect(hp.stdout).toBe(String(player.Components.$entries.find(([k]: [string]) => k === 'Life')[1].CurHP));
     }, 90_000);
 
@@ -138,9 +136,5 @@ describe('mcphost exile:snapshot', () => {
       expect(result.stderr).toMatch(/127\.0\.0\.1:9/);
       expect(existsSync(path.join(dir.dir, 'never.json'))).toBe(false);
     });
-  });
-
-  it.runIf(!REMOTE_BUILT)('notes the skipped recording tests', () => {
-    console.log('exile:snapshot recording tests skipped: dist/plugins/exile/remote.js (the exile remote mode) is not built on this branch');
   });
 });
