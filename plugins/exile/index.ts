@@ -91,6 +91,14 @@ export default function exile(): Backend<Config> {
       const { snapshot, url } = ctx.config;
       if (snapshot) {
         if (!existsSync(snapshot)) return { ok: false, message: `snapshot file not found: ${snapshot}: record one with \`mcphost exile:snapshot\`, or fix plugins.exile.snapshot` };
+        // Loading is the only way to know the file is a snapshot; a started backend already did.
+        if (!provider) {
+          try {
+            await (await open(ctx)).close();
+          } catch (error) {
+            return { ok: false, message: (error as Error).message, detail: { mode: 'snapshot', snapshot } };
+          }
+        }
         return { ok: true, message: `serving the snapshot ${snapshot}`, detail: { mode: 'snapshot', snapshot } };
       }
       const remote = provider && isRemote(provider) ? provider : createRemoteProvider({ url, logger: ctx.logger });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
+import { isolatedEnv, runCli } from '../../helpers/cli.ts';
 import { connectStdio, startHttp } from '../../helpers/mcp.ts';
 import { FIXTURES } from '../../helpers/paths.ts';
 import { tempDir } from '../../helpers/tmp.ts';
@@ -83,6 +83,18 @@ describe('snapshot tools served by mcphost', () => {
     const missing = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Id', '--snapshot', 'nope.json'], { cwd: dir.dir });
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/snapshot .*nope\.json does not exist/);
+  });
+});
+
+describe('mcphost doctor in snapshot mode', () => {
+  it('loads the snapshot to check it, and names the file and the problem when it is not one', async () => {
+    dir.write('not-a-snapshot.json', JSON.stringify({ format: 'something-else', version: 1 }));
+    const bad = await runCli(['doctor', '--plugins', 'exile'], { cwd: dir.dir, env: isolatedEnv(dir.dir, { EXILE_SNAPSHOT: 'not-a-snapshot.json' }) });
+    expect(bad.exitCode).toBe(4);
+    expect(bad.stdout).toContain(`snapshot ${path.join(dir.dir, 'not-a-snapshot.json')}: not an mcphost exile snapshot`);
+    const good = await runCli(['doctor', '--plugins', 'exile'], { cwd: dir.dir });
+    expect(good.exitCode).toBe(0);
+    expect(good.stdout).toContain(`serving the snapshot ${path.join(dir.dir, 'state.json')}`);
   });
 });
 
