@@ -1,6 +1,8 @@
 // The SDK's stdio transport drops a line that is not valid JSON-RPC without a word. JSON-RPC wants
-// an answer (-32700 for bad JSON, -32600 for an invalid request), so lines are checked here first:
-// valid messages go on to the SDK transport, the others are answered on the same stdout.
+// an answer (-32700 for bad JSON, -32600 for an invalid request), so stdin is read here: each line
+// is parsed and validated once, valid messages are handed to the SDK transport's `onmessage`, and
+// the others are answered through its `send` on the same stdout. The SDK transport keeps writing,
+// back-pressure and closing; its own input is a stream that only ever ends.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -8,40 +10,42 @@ import { LineBuffer } from '../lib/json-lines.js';
 
 const MAX_LINE = 16 * 1024 * 1024;
 
-function errorFor(line: string): JSONRPCMessage | undefined {
+type Checked = { message: JSONRPCMessage; error?: undefined } | { error: JSONRPCMessage; message?: undefined };
+
+function check(line: string): Checked {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return { jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(error as Error).message}` } } as unknown as JSONRPCMessage;
+    return { error: { jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(error as Error).message}` } } as unknown as JSONRPCMessage };
   }
   try {
-    parseJSONRPCMessage(value);
-    return undefined;
+    return { message: parseJSONRPCMessage(value) };
   } catch {
     const id = (value as { id?: unknown } | null)?.id;
     const message = Array.isArray(value) ? 'Invalid Request: batches are not supported' : 'Invalid Request: not a JSON-RPC 2.0 message';
-    return { jsonrpc: '2.0', id: typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null, error: { code: -32600, message } } as unknown as JSONRPCMessage;
+    const answerId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
+    return { error: { jsonrpc: '2.0', id: answerId, error: { code: -32600, message } } as unknown as JSONRPCMessage };
   }
 }
 
 export function createStdioTransport(stdin: Readable = process.stdin, stdout: Writable = process.stdout): StdioServerTransport {
-  const valid = new PassThrough();
-  const transport = new StdioServerTransport(valid, stdout, { maxBufferSize: MAX_LINE });
+  const input = new PassThrough();
+  const transport = new StdioServerTransport(input, stdout, { maxBufferSize: MAX_LINE });
   const lines = new LineBuffer();
   stdin.setEncoding('utf8');
   stdin.on('data', (chunk: string) => {
     for (const line of lines.push(chunk)) {
-      const problem = errorFor(line);
-      if (problem) void transport.send(problem).catch(() => undefined);
-      else valid.write(`${line}\n`);
+      const checked = check(line);
+      if (checked.error) void transport.send(checked.error).catch(() => undefined);
+      else transport.onmessage?.(checked.message);
     }
     if (lines.size > MAX_LINE) {
       lines.push('\n');
       void transport.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message exceeded ${MAX_LINE} bytes` } } as unknown as JSONRPCMessage).catch(() => undefined);
     }
   });
-  const end = () => valid.end();
+  const end = () => input.end();
   stdin.once('end', end);
   stdin.once('close', end);
   return transport;
