@@ -26,6 +26,8 @@ export class GodotDocs {
   private closed = false;
   /** The XML changed while a build was running: build again when it ends. */
   private dirty = false;
+  /** `godotBinary --version`, asked once. */
+  private version?: string;
   /** Outlives any one call: a build started for one caller serves the others too. */
   private readonly lifetime = new AbortController();
 
@@ -49,7 +51,8 @@ export class GodotDocs {
       const corpus = discover(docDir);
       return { docDir: corpus.root, files: corpus.files.length };
     }
-    const version = await godotVersion(godotBinary!, signal);
+    this.version ??= await godotVersion(godotBinary!, signal);
+    const version = this.version;
     const dump = cachedDump(cacheDir, version);
     return { docDir: dump ?? `${godotBinary} --doctool (not dumped yet)`, files: dump ? discover(dump).files.length : 0, godotVersion: version };
   }
@@ -58,7 +61,8 @@ export class GodotDocs {
   quickClassNames(): string[] {
     if (this.index) return this.index.classNames();
     try {
-      const dir = this.settings.docDir;
+      const { docDir, cacheDir } = this.settings;
+      const dir = docDir ?? (this.version ? cachedDump(cacheDir, this.version) : undefined);
       return dir === undefined ? [] : discover(dir).files.map((f) => f.rel.slice(f.rel.lastIndexOf('/') + 1, -'.xml'.length));
     } catch {
       return [];

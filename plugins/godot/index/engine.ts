@@ -1,87 +1,80 @@
-// BM25F ranking over typed arrays. It computes exactly what wink-bm25-text-search computes
-// (field-weighted term frequency, idf = ln((N − n + ½)/(n + ½) + 1), k1 = 1.2, b = 0.75), but keeps
-// postings in flat arrays instead of one object per document: on Godot's ~24k symbols wink took
-// ~450 ms and ~100 MB of heap to build, this takes a fraction of both and loads from disk as-is.
-// (Measured figures: plugins/godot/README.md, "Why not wink-bm25-text-search".)
-import type { DocFields } from './entries.js';
+// BM25F ranking over typed arrays. It computes what wink-bm25-text-search computes (field-weighted
+// term frequency, idf = ln((N − n + ½)/(n + ½) + 1), k1 = 1.2, b = 0.75), but keeps postings in
+// flat arrays instead of one object per document: on Godot's ~24k symbols wink needed ~0.5 s and
+// ~100 MB of heap to build (bench/godot-measure.js wink); this merges the parse workers' partial
+// statistics in tens of milliseconds and loads from disk as-is.
+import type { PartialData } from './partial.js';
 import { terms } from './tokenize.js';
 
-/** Field weights: a hit in a symbol's name counts far more than one in its brief or description. */
-export const FIELD_WEIGHTS: Readonly<Record<keyof DocFields, number>> = { name: 5, owner: 2.5, brief: 2, body: 1 };
-const FIELDS = Object.keys(FIELD_WEIGHTS) as Array<keyof DocFields>;
+export { FIELD_WEIGHTS } from './partial.js';
+
 const K1 = 1.2;
 const B = 0.75;
 
-/** The persisted form of an engine (typed arrays as base64). */
-export interface EngineData {
+/** The persisted form of an engine: the vocabulary (JSON) beside one binary buffer. */
+export interface EngineMeta {
   vocab: string[];
-  offsets: string;
-  docs: string;
-  weights: string;
+  postings: number;
   docCount: number;
 }
 
-export class EngineBuilder {
-  private readonly vocab = new Map<string, number>();
-  private postTerm: number[] = [];
-  private postDoc: number[] = [];
-  private postTf: number[] = [];
-  private readonly lengths: number[] = [];
-  private readonly tf = new Map<number, number>();
+const HEADER = 32;
+const MAGIC = 'GDIDX001';
 
-  /** Adds the next document; its id is the number of documents added before it. */
-  add(fields: DocFields): void {
-    const doc = this.lengths.length;
-    const tf = this.tf;
-    tf.clear();
-    let length = 0;
-    for (const field of FIELDS) {
-      const weight = FIELD_WEIGHTS[field];
-      const tokens = terms(fields[field]);
-      length += tokens.length * weight;
-      for (const token of tokens) {
-        let id = this.vocab.get(token);
-        if (id === undefined) {
-          id = this.vocab.size;
-          this.vocab.set(token, id);
-        }
-        tf.set(id, (tf.get(id) ?? 0) + weight);
+/** A partial index and where its local documents went: global id, or -1 when dropped. */
+export interface MergePart {
+  data: PartialData;
+  docMap: Int32Array;
+}
+
+/** Merges partial statistics into one engine over `docCount` documents. */
+export function mergePartials(parts: MergePart[], docCount: number): Engine {
+  const vocab = new Map<string, number>();
+  const remaps = parts.map(({ data }) =>
+    Uint32Array.from(data.vocab, (term) => {
+      let id = vocab.get(term);
+      if (id === undefined) {
+        id = vocab.size;
+        vocab.set(term, id);
       }
-    }
-    this.lengths.push(length);
-    for (const [term, freq] of tf) {
-      this.postTerm.push(term);
-      this.postDoc.push(doc);
-      this.postTf.push(freq);
-    }
+      return id;
+    }),
+  );
+  const lengths = new Float64Array(docCount);
+  let total = 0;
+  for (const { data, docMap } of parts) {
+    for (let l = 0; l < docMap.length; l++) if (docMap[l] >= 0) lengths[docMap[l]] = data.lengths[l];
   }
-
-  /** Computes idf and normalised weights and lays postings out term by term. */
-  finish(): Engine {
-    const n = this.lengths.length;
-    const termCount = this.vocab.size;
-    const total = this.postTerm.length;
-    const offsets = new Uint32Array(termCount + 1);
-    for (let i = 0; i < total; i++) offsets[this.postTerm[i] + 1]++;
-    for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
-    const avg = n === 0 ? 1 : this.lengths.reduce((a, b) => a + b, 0) / n || 1;
-    const docs = new Uint32Array(total);
-    const weights = new Float32Array(total);
-    const fill = offsets.slice(0, termCount);
-    for (let i = 0; i < total; i++) {
-      const t = this.postTerm[i];
-      const d = this.postDoc[i];
+  const avg = docCount ? lengths.reduce((a, b) => a + b, 0) / docCount || 1 : 1;
+  const termCount = vocab.size;
+  const offsets = new Uint32Array(termCount + 1);
+  parts.forEach(({ data, docMap }, k) => {
+    for (let p = 0; p < data.terms.length; p++) {
+      if (docMap[data.docs[p]] < 0) continue;
+      offsets[remaps[k][data.terms[p]] + 1]++;
+      total++;
+    }
+  });
+  for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
+  const docs = new Uint32Array(total);
+  const weights = new Float32Array(total);
+  const fill = offsets.slice(0, termCount);
+  parts.forEach(({ data, docMap }, k) => {
+    const remap = remaps[k];
+    for (let p = 0; p < data.terms.length; p++) {
+      const d = docMap[data.docs[p]];
+      if (d < 0) continue;
+      const t = remap[data.terms[p]];
       const df = offsets[t + 1] - offsets[t];
-      const idf = Math.log((n - df + 0.5) / (df + 0.5) + 1);
-      const norm = 1 - B + B * (this.lengths[d] / avg);
-      const freq = this.postTf[i];
+      const idf = Math.log((docCount - df + 0.5) / (df + 0.5) + 1);
+      const norm = 1 - B + B * (lengths[d] / avg);
+      const freq = data.tfs[p];
       const at = fill[t]++;
       docs[at] = d;
       weights[at] = ((freq * (K1 + 1)) / (K1 * norm + freq)) * idf;
     }
-    this.postTerm = this.postDoc = this.postTf = [];
-    return new Engine([...this.vocab.keys()], offsets, docs, weights, n);
-  }
+  });
+  return new Engine([...vocab.keys()], offsets, docs, weights, docCount);
 }
 
 export class Engine {
@@ -104,8 +97,8 @@ export class Engine {
     return [...new Set(terms(query))].filter((t) => this.termIds.has(t));
   }
 
-  /** Every document matching a query term, with its BM25F score (unsorted). */
-  match(query: string): { ids: number[]; scores: Float32Array } {
+  /** Calls `visit` once for every document matching a query term, with its BM25F score. */
+  match(query: string, visit: (doc: number, score: number) => void): void {
     const scores = this.scores;
     const ids: number[] = [];
     for (const term of this.queryTerms(query)) {
@@ -116,25 +109,40 @@ export class Engine {
         scores[d] += this.weights[p];
       }
     }
-    const out = new Float32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      out[i] = scores[ids[i]];
-      scores[ids[i]] = 0;
+    for (const id of ids) {
+      visit(id, scores[id]);
+      scores[id] = 0;
     }
-    return { ids, scores: out };
   }
 
-  toData(): EngineData {
-    const b64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-    return { vocab: this.vocab, offsets: b64(this.offsets), docs: b64(this.postingDocs), weights: b64(this.weights), docCount: this.docCount };
+  meta(): EngineMeta {
+    return { vocab: this.vocab, postings: this.postingDocs.length, docCount: this.docCount };
   }
 
-  static fromData(data: EngineData): Engine {
-    const bytes = (s: string) => {
-      const buf = Buffer.from(s, 'base64');
-      // Copy into a fresh, aligned buffer: Buffer's pool offset may not be a multiple of 4.
-      return new Uint8Array(buf).buffer;
-    };
-    return new Engine(data.vocab, new Uint32Array(bytes(data.offsets)), new Uint32Array(bytes(data.docs)), new Float32Array(bytes(data.weights)), data.docCount);
+  /** Offsets, posting documents and weights in one buffer, after a header naming the build. */
+  toBinary(buildId: string): Buffer {
+    const parts = [this.offsets, this.postingDocs, this.weights];
+    const out = Buffer.alloc(HEADER + parts.reduce((n, a) => n + a.byteLength, 0));
+    out.write(`${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER), 0, 'latin1');
+    let at = HEADER;
+    for (const a of parts) {
+      out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+      at += a.byteLength;
+    }
+    return out;
+  }
+
+  /** The inverse of toBinary; undefined when the buffer is not the one this metadata describes. */
+  static fromBinary(meta: EngineMeta, buildId: string, buf: Buffer): Engine | undefined {
+    const terms = meta.vocab.length;
+    const expected = HEADER + 4 * (terms + 1) + 8 * meta.postings;
+    if (buf.length !== expected || buf.toString('latin1', 0, HEADER) !== `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER)) return undefined;
+    // Typed arrays need 4-byte alignment: copy when the buffer does not start on one.
+    const bytes = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
+    const view = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, offset: number, n: number) => new Type(bytes.buffer, bytes.byteOffset + offset, n);
+    const offsets = view(Uint32Array, HEADER, terms + 1);
+    const docs = view(Uint32Array, HEADER + 4 * (terms + 1), meta.postings);
+    const weights = view(Float32Array, HEADER + 4 * (terms + 1) + 4 * meta.postings, meta.postings);
+    return new Engine(meta.vocab, offsets, docs, weights, meta.docCount);
   }
 }

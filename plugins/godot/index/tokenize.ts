@@ -73,6 +73,12 @@ function stemmed(word: string): string[] {
   return hit;
 }
 
+/** Frees the per-word caches (the build fills them with the whole vocabulary; queries refill little). */
+export function clearTermCache(): void {
+  cache.clear();
+  stems.clear();
+}
+
 const SPLIT = /[^A-Za-z0-9_]+/;
 
 /** Index terms: tokenize + Porter2 stemming (cached per word; the vocabulary is small). */

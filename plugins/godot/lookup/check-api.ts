@@ -134,7 +134,10 @@ export function checkRef(index: DocIndex, ref: ApiRef, scriptBase?: string): Api
   const global = checkMember(index, ref, base, undefined);
   // Without `extends` the snippet's own class is unknown: report only what is certain.
   if (!global.exists && scriptBase === undefined && ref.line !== undefined) return undefined;
-  if (!global.exists && own !== undefined) global.problem = `${scriptBase} (or its ancestors) and the global scope have no ${ref.member}`;
+  if (!global.exists && own !== undefined) {
+    global.problem = `${scriptBase} (or its ancestors) and the global scope have no ${ref.member}`;
+    global.suggestions = [...new Set([...memberSuggestions(index, own, ref.member!), ...(global.suggestions ?? [])])].slice(0, 8);
+  }
   return global;
 }
 

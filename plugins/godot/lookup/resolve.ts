@@ -8,8 +8,12 @@ import { checkClassName, splitQualified } from './names.js';
 import { CLASS_RENAMES, MEMBER_RENAMES } from './renames.js';
 import { didYouMean } from './suggest.js';
 
-/** Order in which kinds are tried when a name could be several. */
-const MEMBER_KINDS: Array<Exclude<DocKind, 'class'>> = ['method', 'property', 'signal', 'constant', 'theme_item', 'annotation'];
+/**
+ * Order in which kinds are tried when a name could be several. Theme items live apart from script
+ * members (`Button.pressed` is BaseButton's signal, not Button's "pressed" style box), so they are
+ * only tried when no ancestor has a script member of that name.
+ */
+const SCRIPT_KINDS: Array<Exclude<DocKind, 'class'>> = ['method', 'property', 'signal', 'constant', 'annotation'];
 export const GLOBAL_CLASSES = ['@GlobalScope', '@GDScript'];
 
 export interface ResolvedSymbol {
@@ -44,7 +48,7 @@ export function resolveClass(index: DocIndex, value: string): number {
 }
 
 function findIn(index: DocIndex, clsId: number, member: string, kind?: SymbolKind): Omit<ResolvedSymbol, 'requestedClsId'> | undefined {
-  const kinds = kind ? (kind === 'enum' ? [] : [kind as Exclude<DocKind, 'class'>]) : MEMBER_KINDS;
+  const kinds = kind ? (kind === 'enum' ? [] : [kind as Exclude<DocKind, 'class'>]) : SCRIPT_KINDS;
   const found = kinds.map((k) => ({ k, id: index.member(clsId, k, member) })).filter((x) => x.id !== undefined);
   if (found.length) {
     return { kind: found[0].k, clsId, name: member, docId: found[0].id, alsoKinds: found.slice(1).map((f) => f.k) };
@@ -66,6 +70,7 @@ export function findMember(index: DocIndex, clsId: number, member: string, kind?
     const hit = findIn(index, cid, member, kind);
     if (hit) return { ...hit, requestedClsId: clsId };
   }
+  if (kind === undefined) return findMember(index, clsId, member, 'theme_item');
   return undefined;
 }
 

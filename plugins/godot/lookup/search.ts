@@ -63,17 +63,16 @@ export function snippet(text: string, queryTerms: ReadonlySet<string>): string |
 
 export function search(index: DocIndex, query: string, options: { kind?: SearchKind; limit: number }): SearchHit[] {
   const expanded = expand(query);
-  const { ids, scores } = index.engine.match(expanded);
   const prior = priorFor(index, query);
   const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
   const ranked = new Map<number, number>();
   let top = 0;
-  for (let i = 0; i < ids.length; i++) {
-    if (!wanted(ids[i])) continue;
-    const score = scores[i] * prior(ids[i]);
-    ranked.set(ids[i], score);
+  index.engine.match(expanded, (id, bm25) => {
+    if (!wanted(id)) return;
+    const score = bm25 * prior(id);
+    ranked.set(id, score);
     if (score > top) top = score;
-  }
+  });
   for (const id of exactMatches(index, query)) {
     if (!wanted(id)) continue;
     // Above every ranked hit; among exact hits classes first, then by their own score.

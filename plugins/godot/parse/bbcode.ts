@@ -30,6 +30,8 @@ const CODE_BLOCKS = /\[codeblocks\]([\s\S]*?)\[\/codeblocks\]|\[codeblock(?:\s+l
 const LANG_BLOCK = /\[(gdscript|csharp)(?:\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/g;
 const INLINE_CODE = /\[(code|kbd)(?:\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/g;
 const TAG = /\[(\/?)([@A-Za-z_][\w]*)(?:([ =])([^\]]*))?\]/g;
+/** Godot's docs write links to the online manual as $DOCS_URL/…. */
+export const DOCS_URL = 'https://docs.godotengine.org/en/stable';
 const LB = '\u0001';
 const RB = '\u0002';
 
@@ -91,7 +93,7 @@ function inline(text: string, options: MarkdownOptions): string {
 function urls(text: string): string {
   // \u0003<target>\u0004<label>\u0003/  →  [label](target) or <label> when the tag had no target.
   return text.replace(/\u0003([^\u0004]*)\u0004([\s\S]*?)\u0003\//g, (_w, target: string, label: string) =>
-    target ? `[${label || target}](${target})` : `<${label}>`,
+    target ? `[${label || target}](${target.replace('$DOCS_URL', DOCS_URL)})` : `<${label.replace('$DOCS_URL', DOCS_URL)}>`,
   );
 }
 

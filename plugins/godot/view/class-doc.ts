@@ -1,7 +1,7 @@
 // godot_get_class: a class as clients see it, descriptions in Markdown and a signature per member.
 import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, RawClass, SignalDoc, Status, ThemeItemDoc, TutorialLink } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
-import { toMarkdown } from '../parse/bbcode.js';
+import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
 import { classUri } from '../uri.js';
 import { annotationSignature, constantSignature, methodSignature, propertySignature, signalSignature, themeItemSignature } from './signature.js';
 
@@ -102,7 +102,7 @@ export function classDoc(index: DocIndex, clsId: number): GodotClassDoc {
     inheritanceChain: index.chain(clsId).map((id) => index.classes[id].name),
     brief: md(raw.brief),
     description: md(raw.description),
-    tutorials: raw.tutorials.map((t) => ({ ...t, url: t.url.replace('$DOCS_URL', 'https://docs.godotengine.org/en/stable') })),
+    tutorials: raw.tutorials.map((t) => ({ ...t, url: t.url.replace('$DOCS_URL', DOCS_URL) })),
     methods: raw.methods.map((m) => methodOut(m, md)),
     properties: raw.properties.map((p) => propertyOut(p, md)),
     signals: raw.signals.map((s) => signalOut(s, md)),
