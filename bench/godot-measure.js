@@ -1,6 +1,6 @@
 // One measurement of the godot index in a fresh process (so JIT and caches start cold), for
 // bench/godot.bench.js. Prints one JSON line.
-//   node bench/godot-measure.js cold <docDir> <indexPath>   parse + index (and save) from scratch
+//   node bench/godot-measure.js cold <docDir> <indexPath> [workers]   parse + index (and save) from scratch
 //   node bench/godot-measure.js warm <docDir> <indexPath>   load the saved index, then time searches
 //   node bench/godot-measure.js wink <docDir>               wink-bm25-text-search on the same documents
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '../dist/plugins/godot');
-const [mode, docDir, indexPath] = process.argv.slice(2);
+const [mode, docDir, indexPath, workersArg] = process.argv.slice(2);
+const workers = workersArg === undefined || workersArg === '' ? undefined : Number(workersArg);
 const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -60,14 +61,15 @@ if (mode === 'cold') {
   const t0 = performance.now();
   const c0 = cpuMs();
   const corpus = discover(docDir);
-  const built = await buildIndex(corpus);
+  const built = await buildIndex(corpus, { workers });
   const buildMs = performance.now() - t0;
   const cpu = cpuMs() - c0;
   const index = new DocIndex(built, corpus.root);
   const t1 = performance.now();
   saveIndex(indexPath, corpus, built);
   const saveMs = performance.now() - t1;
-  console.log(JSON.stringify({ mode, classes: index.classes.length, symbols: index.docs.length, warnings: built.warnings.length, buildMs: Math.round(buildMs), buildCpuMs: Math.round(cpu), saveMs: Math.round(saveMs), rssMB: mb(process.memoryUsage().rss), indexFileMB: mb(readFileSync(indexPath).length) }));
+  global.gc?.();
+  console.log(JSON.stringify({ mode, workers: workers ?? 'default', classes: index.classes.length, symbols: index.docs.length, warnings: built.warnings.length, buildMs: Math.round(buildMs), buildCpuMs: Math.round(cpu), saveMs: Math.round(saveMs), rssMB: mb(process.memoryUsage().rss), indexFileMB: mb(readFileSync(indexPath).length) }));
 } else if (mode === 'warm') {
   const t0 = performance.now();
   const corpus = discover(docDir);
@@ -78,7 +80,8 @@ if (mode === 'cold') {
   const single = timeQueries(index, SINGLE, 20);
   const multi = timeQueries(index, MULTI, 20);
   global.gc?.();
-  console.log(JSON.stringify({ mode, classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, rssMB: mb(process.memoryUsage().rss) }));
+  global.gc?.();
+  console.log(JSON.stringify({ mode, workers: workers ?? 'default', classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, rssMB: mb(process.memoryUsage().rss) }));
 } else if (mode === 'relevance') {
   const corpus = discover(docDir);
   const index = new DocIndex(await buildIndex(corpus), corpus.root);

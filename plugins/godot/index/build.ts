@@ -1,5 +1,5 @@
-// Cold build: parse every class file (in worker threads for a real doc folder, so parsing runs on
-// all cores and its garbage dies with the workers), then merge the results in file order. A file
+// Cold build: parse every class file (in worker threads for a real doc folder: the main thread
+// stays free and the parse garbage dies with the workers), then merge the results in file order. A file
 // that does not parse is skipped with a warning naming it, with line and column; the rest is served.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -10,14 +10,15 @@ import type { ProgressUpdate } from '../../../src/backend/index.js';
 import type { Corpus } from '../corpus/discover.js';
 import { mergePartials, type Engine, type MergePart } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
-import { processFiles, type FileTask, type ProcessedRun } from './process.js';
+import { PartialIndex } from './partial.js';
+import { processFiles, processInto, type FileResult, type FileTask, type ProcessedRun } from './process.js';
 import { clearTermCache } from './tokenize.js';
 
 export interface BuildOptions {
   signal?: AbortSignal;
   progress?: (update: ProgressUpdate) => void;
   warn?: (message: string) => void;
-  /** Parse workers to use; default: one per core (up to 4) for 200 files or more, else none. */
+  /** Parse workers; default: one per core but one (1–3) for 200 files or more, else parse in the main thread. */
   workers?: number;
 }
 
@@ -28,24 +29,32 @@ export interface BuiltIndex {
   warnings: string[];
 }
 
-const BATCH = 64;
+const BATCH = 32;
 const WORKER = new URL('./parse-worker.js', import.meta.url);
 
+/**
+ * Parse workers for a real doc folder: one per core but one (at least one, at most three). The main
+ * thread only merges, so it keeps answering other requests, and the parse garbage (most of the
+ * memory a build touches) dies with the workers.
+ */
 function defaultWorkers(files: number): number {
   // The worker script exists once compiled; tests that import the TypeScript parse in-thread.
   if (files < 200 || !existsSync(fileURLToPath(WORKER))) return 0;
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, Math.min(3, availableParallelism() - 1));
 }
 
-async function inThread(root: string, tasks: FileTask[], options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun[]> {
-  const runs: ProcessedRun[] = [];
+async function inThread(root: string, tasks: FileTask[], options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun> {
+  const partial = new PartialIndex();
+  const files: FileResult[] = [];
   for (let start = 0; start < tasks.length; start += BATCH) {
     report(start);
+    // Let progress notifications (and worker messages) out between batches.
     await yieldToLoop();
     options.signal?.throwIfAborted();
-    runs.push(processFiles(root, tasks.slice(start, start + BATCH)));
+    files.push(...processInto(partial, root, tasks.slice(start, start + BATCH)));
   }
-  return runs;
+  report(tasks.length);
+  return { files, partial: partial.finish() };
 }
 
 function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefined, onDone: (done: number) => void): Promise<ProcessedRun> {
@@ -106,9 +115,11 @@ function assemble(runs: ProcessedRun[], warn: (message: string) => void): Omit<B
     seen.set(file.cls.name, file.cls.file);
     const cls = classes.push(file.cls) - 1;
     file.docs.forEach((entry, k) => {
-      parts[r].docMap[file.firstDoc + k] = docs.push({ ...entry, cls }) - 1;
+      // The entries are fresh copies from the worker (or the parse): complete them in place.
+      (entry as DocEntry).cls = cls;
+      parts[r].docMap[file.firstDoc + k] = docs.push(entry as DocEntry) - 1;
     });
-    for (const ref of file.refs) refs.set(ref, (refs.get(ref) ?? 0) + 1);
+    for (const [ref, n] of file.refs) refs.set(ref, (refs.get(ref) ?? 0) + n);
   }
   for (const d of docs) {
     const count = refs.get(d.kind === 'class' ? d.name : `${classes[d.cls].name}.${d.name}`);
@@ -132,7 +143,7 @@ export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Pr
     options.progress?.({ progress: done, total, message: `parsing Godot class XML (${done}/${corpus.files.length})` });
   };
   const workers = options.workers ?? defaultWorkers(tasks.length);
-  const runs = workers > 0 ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report) : await inThread(corpus.root, tasks, options, report);
+  const runs = workers > 0 ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report) : [await inThread(corpus.root, tasks, options, report)];
   options.signal?.throwIfAborted();
   report(corpus.files.length);
   options.progress?.({ progress: total - 0.5, total, message: 'ranking symbols' });

@@ -5,7 +5,6 @@ import { terms } from './tokenize.js';
 
 /** Field weights: a hit in a symbol's name counts far more than one in its brief or description. */
 export const FIELD_WEIGHTS: Readonly<Record<keyof DocFields, number>> = { name: 5, owner: 2.5, brief: 2, body: 1 };
-const FIELDS = Object.keys(FIELD_WEIGHTS) as Array<keyof DocFields>;
 
 export interface PartialData {
   /** Local term id → term. */
@@ -18,55 +17,116 @@ export interface PartialData {
   lengths: Float32Array;
 }
 
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** Growable typed array: postings are appended one by one without boxing numbers. */
+class Column<T extends Uint32Array | Float32Array> {
+  data: T;
+  length = 0;
+  constructor(private readonly make: (n: number) => T) {
+    this.data = make(1 << 14);
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+  done(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}
+
 export class PartialIndex {
   private readonly vocab = new Map<string, number>();
-  private postTerm: number[] = [];
-  private postDoc: number[] = [];
-  private postTf: number[] = [];
-  private lengths: number[] = [];
-  private readonly tf = new Map<number, number>();
+  /** Word as written → its term ids (tokenizing and stemming each distinct word once). */
+  private readonly wordIds = new Map<string, number[]>();
+  private readonly postTerm = new Column((n) => new Uint32Array(n));
+  private readonly postDoc = new Column((n) => new Uint32Array(n));
+  private readonly postTf = new Column((n) => new Float32Array(n));
+  private readonly lengths = new Column((n) => new Float32Array(n));
+  /** Per-term frequency of the document being added, and the terms it touched. */
+  private tf = new Float32Array(1 << 12);
+  private readonly touched: number[] = [];
 
   get size(): number {
     return this.lengths.length;
   }
 
+  private idsOf(word: string): number[] {
+    let ids = this.wordIds.get(word);
+    if (ids === undefined) {
+      ids = terms(word).map((term) => {
+        let id = this.vocab.get(term);
+        if (id === undefined) {
+          id = this.vocab.size;
+          this.vocab.set(term, id);
+          if (id >= this.tf.length) {
+            const bigger = new Float32Array(this.tf.length * 2);
+            bigger.set(this.tf);
+            this.tf = bigger;
+          }
+        }
+        return id;
+      });
+      this.wordIds.set(word, ids);
+    }
+    return ids;
+  }
+
+  /** Counts the words of text[from, to) with `weight`; returns their weighted length. */
+  private scan(text: string, weight: number, from = 0, to = text.length): number {
+    let length = 0;
+    // Words are runs of [A-Za-z0-9_]; scanned by hand, as split() costs a regex and an array per text.
+    for (let i = from; i < to; ) {
+      while (i < to && !isWordChar(text.charCodeAt(i))) i++;
+      const start = i;
+      while (i < to && isWordChar(text.charCodeAt(i))) i++;
+      if (i === start) break;
+      const ids = this.idsOf(text.slice(start, i));
+      length += ids.length * weight;
+      for (let k = 0; k < ids.length; k++) {
+        const id = ids[k];
+        if (this.tf[id] === 0) this.touched.push(id);
+        this.tf[id] += weight;
+      }
+    }
+    return length;
+  }
+
   /** Adds the next document; its local id is the number added before it. */
   add(fields: DocFields): void {
     const doc = this.lengths.length;
-    const tf = this.tf;
-    tf.clear();
-    let length = 0;
-    for (const field of FIELDS) {
-      const weight = FIELD_WEIGHTS[field];
-      const tokens = terms(fields[field]);
-      length += tokens.length * weight;
-      for (const token of tokens) {
-        let id = this.vocab.get(token);
-        if (id === undefined) {
-          id = this.vocab.size;
-          this.vocab.set(token, id);
-        }
-        tf.set(id, (tf.get(id) ?? 0) + weight);
-      }
+    const w = FIELD_WEIGHTS;
+    let length = this.scan(fields.name, w.name) + this.scan(fields.owner, w.owner);
+    if (fields.brief && fields.body.startsWith(fields.brief)) {
+      // A member's brief is the first sentence of its body: one pass, with both weights there.
+      length += this.scan(fields.body, w.brief + w.body, 0, fields.brief.length) + this.scan(fields.body, w.body, fields.brief.length);
+    } else {
+      length += this.scan(fields.brief, w.brief) + this.scan(fields.body, w.body);
     }
     this.lengths.push(length);
-    for (const [term, freq] of tf) {
-      this.postTerm.push(term);
+    for (const id of this.touched) {
+      this.postTerm.push(id);
       this.postDoc.push(doc);
-      this.postTf.push(freq);
+      this.postTf.push(this.tf[id]);
+      this.tf[id] = 0;
     }
+    this.touched.length = 0;
   }
 
   finish(): PartialData {
-    const out: PartialData = {
+    return {
       vocab: [...this.vocab.keys()],
-      terms: Uint32Array.from(this.postTerm),
-      docs: Uint32Array.from(this.postDoc),
-      tfs: Float32Array.from(this.postTf),
-      lengths: Float32Array.from(this.lengths),
+      terms: this.postTerm.done(),
+      docs: this.postDoc.done(),
+      tfs: this.postTf.done(),
+      lengths: this.lengths.done(),
     };
-    this.postTerm = this.postDoc = this.postTf = this.lengths = [];
-    return out;
   }
 }
 

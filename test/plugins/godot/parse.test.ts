@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseClassXml, XmlDocError } from '../../../plugins/godot/parse/xml.ts';
+import { parseClassXml, tagsBalanced, XmlDocError } from '../../../plugins/godot/parse/xml.ts';
 import { decodeEntities } from '../../../plugins/godot/parse/entities.ts';
 import { BROKEN, DOC3, DOC4 } from './helpers.ts';
 
@@ -117,5 +117,18 @@ describe('decodeEntities', () => {
     expect(decodeEntities('a &lt;b&gt; &amp;amp; &quot;q&quot; &apos;s&apos; &#233; &#x2192;')).toBe('a <b> &amp; "q" \'s\' é →');
     expect(decodeEntities('no entities')).toBe('no entities');
     expect(decodeEntities('&unknown; &#99999999;')).toBe('&unknown; &#99999999;');
+  });
+});
+
+describe('tagsBalanced (the quick check before parsing)', () => {
+  it('accepts well-formed XML with declarations, comments, CDATA and > in text', () => {
+    expect(tagsBalanced('<?xml version="1.0"?>\n<!-- c <x> -->\n<a x="1"><b/><c>1 > 0 <![CDATA[<raw>]]></c></a>')).toBe(true);
+  });
+
+  it('rejects mismatched, missing and stray tags', () => {
+    expect(tagsBalanced('<a><b></c></a>')).toBe(false);
+    expect(tagsBalanced('<a><b></b>')).toBe(false);
+    expect(tagsBalanced('<a>1 < 2</a>')).toBe(false);
+    expect(tagsBalanced('<a></a></a>')).toBe(false);
   });
 });
