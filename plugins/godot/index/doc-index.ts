@@ -1,6 +1,6 @@
 // The loaded index: class and symbol tables with lookups by name, the inheritance chain, and full
 // class details parsed on demand from the class file (kept in a small cache).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DocKind, RawClass } from '../model.js';
 import { isInside } from '../corpus/discover.js';
@@ -106,9 +106,11 @@ export class DocIndex {
       this.details.set(entry.name, hit);
       return hit;
     }
+    // The file name comes from the (possibly saved) index: check where it really leads before reading.
     const file = path.resolve(this.root, entry.file);
-    if (!isInside(this.root, file)) throw new Error(`refusing to read ${file}: outside the doc folder ${this.root}`);
-    const raw = parseClassXml(readFileSync(file, 'utf8'), entry.file);
+    const real = existsSync(file) ? realpathSync(file) : file;
+    if (!isInside(this.root, file) || !isInside(this.root, real)) throw new Error(`refusing to read ${file}: it is outside the doc folder ${this.root}`);
+    const raw = parseClassXml(readFileSync(real, 'utf8'), entry.file);
     this.details.set(entry.name, raw);
     if (this.details.size > DETAIL_CACHE) this.details.delete(this.details.keys().next().value!);
     return raw;

@@ -1,8 +1,8 @@
 // BM25F ranking over typed arrays. It computes what wink-bm25-text-search computes (field-weighted
 // term frequency, idf = ln((N − n + ½)/(n + ½) + 1), k1 = 1.2, b = 0.75), but keeps postings in
-// flat arrays instead of one object per document: on Godot's ~24k symbols wink needed ~0.5 s and
-// ~100 MB of heap to build (bench/godot-measure.js wink); this merges the parse workers' partial
-// statistics in tens of milliseconds and loads from disk as-is.
+// flat arrays instead of one object per document: on Godot's ~24k symbols wink needed ~0.4 s and
+// ~100 MB of heap to build (README, "Why not wink-bm25-text-search"); this merges the parse
+// workers' partial statistics in tens of milliseconds and loads from disk as-is.
 import type { PartialData } from './partial.js';
 import { terms } from './tokenize.js';
 

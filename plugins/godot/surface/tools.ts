@@ -24,7 +24,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       input: z.object({
         query: z.string().min(1).max(500).describe('what to look for: words ("move a character with collisions") or a name (Node2D, _ready, Node2D.look_at)'),
         kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of symbol'),
-        limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100, default 10)'),
+        limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100)'),
       }),
       annotations: readOnly,
       handler: async ({ query, kind, limit }, ctx) => search(await indexFor(ctx), query, { kind, limit }),

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/paths.ts';
@@ -128,5 +128,27 @@ describe('saved index', () => {
     writeFileSync(binaryPath(file), Buffer.alloc(64));
     expect(loadIndex(file, discover(root))).toMatchObject({ stale: expect.stringMatching(/does not belong/) });
     expect(loadIndex(path.join(tmp.dir, 'none.json'), discover(root))).toEqual({ stale: 'no saved index' });
+  });
+});
+
+describe('reading class details', () => {
+  const tmp = tempDir('godot-details-');
+
+  it('never follows an index entry or a symlink out of the doc folder', async () => {
+    const root = path.join(tmp.dir, 'doc');
+    cpSync(DOC4, root, { recursive: true });
+    const corpus = discover(root);
+    const built = await buildIndex(corpus, { workers: 0 });
+    const timer = built.classes.findIndex((c) => c.name === 'Timer');
+    const node = built.classes.findIndex((c) => c.name === 'Node');
+    // A tampered saved index naming a file outside the folder.
+    built.classes[node] = { ...built.classes[node], file: '../outside/Node.xml' };
+    const index = new DocIndex(built, corpus.root);
+    expect(() => index.rawClass(node)).toThrow(/outside the doc folder/);
+    // A class file replaced by a symlink to a file outside the folder after indexing.
+    const outside = tmp.write('Secret.xml', readFileSync(path.join(DOC4, 'classes/Timer.xml'), 'utf8'));
+    rmSync(path.join(root, 'classes/Timer.xml'));
+    symlinkSync(outside, path.join(root, 'classes/Timer.xml'));
+    expect(() => index.rawClass(timer)).toThrow(/outside the doc folder/);
   });
 });
