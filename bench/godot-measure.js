@@ -80,8 +80,7 @@ if (mode === 'cold') {
   const single = timeQueries(index, SINGLE, 20);
   const multi = timeQueries(index, MULTI, 20);
   global.gc?.();
-  global.gc?.();
-  console.log(JSON.stringify({ mode, workers: workers ?? 'default', classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, rssMB: mb(process.memoryUsage().rss) }));
+  console.log(JSON.stringify({ mode, classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, rssMB: mb(process.memoryUsage().rss) }));
 } else if (mode === 'relevance') {
   const corpus = discover(docDir);
   const index = new DocIndex(await buildIndex(corpus), corpus.root);

@@ -3,7 +3,7 @@
 // binary file with the ranking arrays (`godot-index.bin`), loaded without decoding. A warm start
 // uses them only when the inputs still match; anything else means a rebuild.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import path from 'node:path';
 import type { Corpus } from '../corpus/discover.js';
@@ -52,9 +52,27 @@ function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-function writeAtomically(file: string, data: string | Buffer): () => void {
+/** Writes `data` as JSON, its big arrays a slice at a time, so no whole-file string is ever built. */
+function writeJson(fd: number, data: Persisted): void {
+  const { files, classes, docs, ...head } = data;
+  const write = (text: string) => writeSync(fd, text);
+  write(asciiJson(head).slice(0, -1));
+  for (const [key, rows] of [['files', files], ['classes', classes], ['docs', docs]] as const) {
+    write(`,${JSON.stringify(key)}:[`);
+    for (let i = 0; i < rows.length; i += 2000) write(`${i ? ',' : ''}${asciiJson(rows.slice(i, i + 2000)).slice(1, -1)}`);
+    write(']');
+  }
+  write('}');
+}
+
+function commitAtomically(file: string, write: (fd: number) => void): () => void {
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, data);
+  const fd = openSync(temp, 'w');
+  try {
+    write(fd);
+  } finally {
+    closeSync(fd);
+  }
   return () => renameSync(temp, file);
 }
 
@@ -80,8 +98,8 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void
   try {
     // Both halves are written beside their targets first, so a reader never sees half an index;
     // the build id ties them together.
-    const commitBin = writeAtomically(bin, index.engine.toBinary(buildId));
-    const commitJson = writeAtomically(file, asciiJson(data));
+    const commitBin = commitAtomically(bin, (fd) => writeSync(fd, index.engine.toBinary(buildId)));
+    const commitJson = commitAtomically(file, (fd) => writeJson(fd, data));
     commitBin();
     commitJson();
   } finally {

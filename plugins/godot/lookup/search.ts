@@ -61,27 +61,51 @@ export function snippet(text: string, queryTerms: ReadonlySet<string>): string |
   return `…${marked.slice(start + 1)}`;
 }
 
+/** The best `limit` of the scored documents, without sorting them all (common terms match thousands). */
+class TopK {
+  readonly items: Array<[number, number]> = [];
+  constructor(
+    private readonly limit: number,
+    private readonly before: (a: [number, number], b: [number, number]) => boolean,
+  ) {}
+  offer(id: number, score: number): void {
+    const item: [number, number] = [id, score];
+    const items = this.items;
+    if (items.length === this.limit && !this.before(item, items[items.length - 1])) return;
+    let at = items.length;
+    while (at > 0 && this.before(item, items[at - 1])) at--;
+    items.splice(at, 0, item);
+    if (items.length > this.limit) items.pop();
+  }
+}
+
 export function search(index: DocIndex, query: string, options: { kind?: SearchKind; limit: number }): SearchHit[] {
   const expanded = expand(query);
   const prior = priorFor(index, query);
   const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
-  const ranked = new Map<number, number>();
+  const exact = new Map(exactMatches(index, query).filter(wanted).map((id) => [id, 0]));
+  const ids: number[] = [];
+  const scores: number[] = [];
   let top = 0;
   index.engine.match(expanded, (id, bm25) => {
     if (!wanted(id)) return;
     const score = bm25 * prior(id);
-    ranked.set(id, score);
+    if (exact.has(id)) exact.set(id, score);
+    else {
+      ids.push(id);
+      scores.push(score);
+    }
     if (score > top) top = score;
   });
-  for (const id of exactMatches(index, query)) {
-    if (!wanted(id)) continue;
-    // Above every ranked hit; among exact hits classes first, then by their own score.
-    const own = ranked.get(id) ?? 0;
-    ranked.set(id, top + 10 + (index.docs[id].kind === 'class' ? 5 : 0) + own / (top || 1));
-  }
-  const order = [...ranked].sort((a, b) => b[1] - a[1] || index.docs[a[0]].name.length - index.docs[b[0]].name.length || a[0] - b[0]);
+  // Higher score first; then the shorter name, then the earlier document (stable across runs).
+  const before = (a: [number, number], b: [number, number]) =>
+    a[1] !== b[1] ? a[1] > b[1] : index.docs[a[0]].name.length !== index.docs[b[0]].name.length ? index.docs[a[0]].name.length < index.docs[b[0]].name.length : a[0] < b[0];
+  const best = new TopK(options.limit, before);
+  // Exact name matches go above every ranked hit: classes first, then by their own score.
+  for (const [id, own] of exact) best.offer(id, top + 10 + (index.docs[id].kind === 'class' ? 5 : 0) + own / (top || 1));
+  for (let i = 0; i < ids.length; i++) best.offer(ids[i], scores[i]);
   const queryTerms = new Set(terms(expanded));
-  return order.slice(0, options.limit).map(([id, score]) => {
+  return best.items.map(([id, score]) => {
     const d = index.docs[id];
     const hit: SearchHit = { uri: uriOf(index, id), name: index.qualifiedName(id), kind: d.kind, score: Math.round(score * 1000) / 1000 };
     const text = snippet(d.text, queryTerms);
