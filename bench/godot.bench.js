@@ -20,7 +20,10 @@ const shared = process.env.MCPHOST_SHARED_DATA ?? path.resolve(repo, '../shared/
 const runs = Number(process.env.GODOT_BENCH_RUNS ?? 3);
 const replicas = Number(process.env.GODOT_BENCH_REPLICAS ?? 2);
 const TARGETS = { coldMs: 1000, warmMs: 200, singleP95: 5, multiP95: 10, rssMB: 100 };
-const workerCount = Math.max(1, Math.min(3, availableParallelism() - 1));
+// The plugin parses in worker threads on 3+ cores (one per core but one, up to 3), else in the main thread.
+const defaultWorkers = availableParallelism() >= 3 ? Math.min(3, availableParallelism() - 1) : 0;
+const otherWorkers = defaultWorkers ? 0 : 1;
+const how = (n) => (n ? `in ${n} parse worker(s)` : 'in the main thread');
 
 if (!existsSync(path.join(repo, 'dist/plugins/godot/index.js'))) {
   console.error('godot bench: run `npm run build` first');
@@ -69,7 +72,7 @@ function replicate(copies) {
 
 function corpusFigures(label, docDir) {
   const indexPath = path.join(work, `${label}.json`);
-  const inThread = Array.from({ length: runs }, () => measure('cold', docDir, indexPath, ['--expose-gc'], ['0']));
+  const other = Array.from({ length: runs }, () => measure('cold', docDir, indexPath, ['--expose-gc'], [String(otherWorkers)]));
   const cold = Array.from({ length: runs }, () => measure('cold', docDir, indexPath, ['--expose-gc']));
   const warm = Array.from({ length: runs }, () => measure('warm', docDir, indexPath, ['--expose-gc']));
   const fig = {
@@ -78,8 +81,7 @@ function corpusFigures(label, docDir) {
     coldMs: median(cold.map((c) => c.buildMs)),
     coldCpuMs: median(cold.map((c) => c.buildCpuMs)),
     coldRssMB: median(cold.map((c) => c.rssMB)),
-    coldMainThreadMs: median(inThread.map((c) => c.buildMs)),
-    coldMainThreadRssMB: median(inThread.map((c) => c.rssMB)),
+    coldOtherWay: { workers: otherWorkers, ms: median(other.map((c) => c.buildMs)), rssMB: median(other.map((c) => c.rssMB)) },
     indexMB: cold[0].indexFileMB,
     warmMs: median(warm.map((w) => w.loadMs)),
     singleP50: median(warm.map((w) => w.single.p50)),
@@ -90,12 +92,12 @@ function corpusFigures(label, docDir) {
   };
   const ok = (v, t) => (v <= t ? 'ok' : 'OVER');
   console.log(`\n${label}: ${fig.classes} classes, ${fig.symbols} symbols (index ${fig.indexMB} MB on disk)`);
-  console.log(`  cold parse + index  ${fig.coldMs} ms in ${workerCount} parse worker(s) (CPU ${fig.coldCpuMs} ms, all threads)  target ≤ ${TARGETS.coldMs} ms  ${ok(fig.coldMs, TARGETS.coldMs)}`);
-  console.log(`                      ${fig.coldMainThreadMs} ms parsing in the main thread instead (RSS ${fig.coldMainThreadRssMB} MB)`);
+  console.log(`  cold parse + index  ${fig.coldMs} ms ${how(defaultWorkers)} (CPU ${fig.coldCpuMs} ms)  target ≤ ${TARGETS.coldMs} ms  ${ok(fig.coldMs, TARGETS.coldMs)}`);
+  console.log(`                      ${fig.coldOtherWay.ms} ms ${how(otherWorkers)} instead (RSS after it ${fig.coldOtherWay.rssMB} MB)`);
   console.log(`  warm start          ${fig.warmMs} ms  target ≤ ${TARGETS.warmMs} ms  ${ok(fig.warmMs, TARGETS.warmMs)}`);
   console.log(`  search single-term  p50 ${fig.singleP50} ms, p95 ${fig.singleP95} ms  target p95 ≤ ${TARGETS.singleP95} ms  ${ok(fig.singleP95, TARGETS.singleP95)}`);
   console.log(`  search multi-term   p50 ${fig.multiP50} ms, p95 ${fig.multiP95} ms  target p95 ≤ ${TARGETS.multiP95} ms  ${ok(fig.multiP95, TARGETS.multiP95)}`);
-  console.log(`  RSS after cold build ${fig.coldRssMB} MB  target ≤ ${TARGETS.rssMB} MB  ${ok(fig.coldRssMB, TARGETS.rssMB)}; after warm start + 540 searches ${fig.warmRssMB} MB  ${ok(fig.warmRssMB, TARGETS.rssMB)}`);
+  console.log(`  RSS after cold build + save ${fig.coldRssMB} MB  target ≤ ${TARGETS.rssMB} MB  ${ok(fig.coldRssMB, TARGETS.rssMB)}; after warm start + 540 searches ${fig.warmRssMB} MB  ${ok(fig.warmRssMB, TARGETS.rssMB)}`);
   return fig;
 }
 

@@ -95,6 +95,7 @@ export class GodotDocs {
     if ('index' in saved) {
       index = new DocIndex(saved.index, corpus.root);
       this.logger.debug(`loaded the saved index ${this.settings.indexPath}`);
+      for (const warning of index.warnings) this.logger.warn(warning);
     } else {
       this.logger.info(`building the Godot index from ${corpus.files.length} class files in ${corpus.root} (${saved.stale})`);
       const built = await buildIndex(corpus, { signal: this.lifetime.signal, progress: ctx.progress, warn: (m) => this.logger.warn(m) });

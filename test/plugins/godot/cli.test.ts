@@ -5,9 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../../helpers/cli.ts';
 import { tempDir } from '../../helpers/tmp.ts';
-import { DOC3, DOC4 } from './helpers.ts';
+import { BROKEN, DOC3, DOC4 } from './helpers.ts';
 
 const tmp = tempDir('godot-cli-');
+mkdirSync(path.join(tmp.dir, 'broken-run'));
 const env = (extra: Record<string, string | undefined> = {}) => isolatedEnv(tmp.dir, { GODOT_DOC_DIR: DOC4, ...extra });
 
 describe('mcphost call godot', () => {
@@ -49,6 +50,17 @@ describe('mcphost call godot', () => {
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain(missing);
     expect(r.stderr).toMatch(/GODOT_DOC_DIR/);
+  });
+
+  it('skips a broken class file with a warning naming it, its line and column, and serves the rest', async () => {
+    for (let run = 0; run < 2; run++) {
+      // The second run loads the saved index and still says which file was left out.
+      const r = await runCli(['call', 'godot', 'list_classes'], { cwd: path.join(tmp.dir, 'broken-run'), env: env({ GODOT_DOC_DIR: BROKEN }) });
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(['Timer']);
+      expect(r.stderr).toMatch(/skipped .*Broken\.xml: XML parse error at line 9, column \d+/);
+      expect(r.stderr).toMatch(/skipped .*NotAClass\.xml/);
+    }
   });
 
   it('takes --doc-dir (a plugin setting) for one call, over the environment', async () => {
