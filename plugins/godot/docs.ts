@@ -84,7 +84,8 @@ export class GodotDocs {
 
   private async corpus(ctx: LoadContext): Promise<Corpus> {
     const { docDir, godotBinary, cacheDir } = this.settings;
-    const dir = docDir ?? (await dumpDocs(godotBinary!, cacheDir, { signal: this.lifetime.signal, progress: ctx.progress }));
+    if (docDir === undefined) this.version ??= await godotVersion(godotBinary!, this.lifetime.signal);
+    const dir = docDir ?? (await dumpDocs(godotBinary!, cacheDir, { version: this.version, signal: this.lifetime.signal, progress: ctx.progress }));
     return discover(dir, (m) => this.logger.warn(m));
   }
 

@@ -38,13 +38,15 @@ export function cachedDump(cacheDir: string, version: string): string | undefine
 }
 
 export interface DumpOptions {
+  /** `--version` output when already known. */
+  version?: string;
   signal?: AbortSignal;
   progress?: (update: ProgressUpdate) => void;
 }
 
 /** Runs `<godot> --doctool <dir>` (headless) unless this version was dumped before; returns the folder. */
 export async function dumpDocs(binary: string, cacheDir: string, options: DumpOptions = {}): Promise<string> {
-  const version = await godotVersion(binary, options.signal);
+  const version = options.version ?? (await godotVersion(binary, options.signal));
   const done = cachedDump(cacheDir, version);
   if (done) return done;
   const target = doctoolDir(cacheDir, version);
