@@ -76,6 +76,20 @@ describe('mcphost call godot', () => {
   });
 });
 
+describe('mcphost read and prompts', () => {
+  it('reads the godot:// resources and lists the prompt', async () => {
+    const cls = await runCli(['read', 'godot://class/Timer', '--plugins', 'godot'], { cwd: tmp.dir, env: env() });
+    expect(cls.exitCode).toBe(0);
+    expect(cls.stdout).toMatch(/^# Timer\n/);
+    const sym = await runCli(['read', 'godot://symbol/Timer/signal/timeout', '--plugins', 'godot'], { cwd: tmp.dir, env: env() });
+    expect(sym.stdout).toMatch(/^# Timer\.timeout \(signal\)/);
+    const found = await runCli(['read', 'godot://search?q=wait%20time&kind=property', '--plugins', 'godot'], { cwd: tmp.dir, env: env() });
+    expect(JSON.parse(found.stdout)[0]).toMatchObject({ name: 'Timer.wait_time', kind: 'property' });
+    const prompts = await runCli(['prompts', '--plugins', 'godot'], { cwd: tmp.dir, env: env() });
+    expect(prompts.stdout).toContain('godot_how_to_use_godot_docs');
+  });
+});
+
 describe('.mcprc and doctor', () => {
   it('resolves docDir and indexPath against the config file folder', async () => {
     const project = path.join(tmp.dir, 'project');
