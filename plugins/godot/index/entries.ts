@@ -46,23 +46,6 @@ function firstSentence(plain: string): string {
   return m ? m[1] : plain;
 }
 
-const REF = /\[(?:(method|member|signal|constant|theme_item|annotation) ([^\]\s]+)|(@?[A-Z][A-Za-z0-9_]*))\]/g;
-
-/** Every cross-reference in a class's texts, as `Class` or `Class.member` (unqualified ones name this class). */
-export function referencesOf(raw: RawClass): string[] {
-  const texts = [raw.brief, raw.description];
-  for (const list of [raw.methods, raw.properties, raw.signals, raw.constants, raw.themeItems, raw.annotations]) for (const m of list) texts.push(m.description);
-  const out: string[] = [];
-  for (const text of texts) {
-    if (!text.includes('[')) continue;
-    for (const m of text.matchAll(REF)) {
-      if (m[3]) out.push(m[3]);
-      else out.push(/^@?[A-Z][A-Za-z0-9_]*\./.test(m[2]) ? m[2] : `${raw.name}.${m[2]}`);
-    }
-  }
-  return out;
-}
-
 export interface ClassEntries {
   cls: ClassEntry;
   docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }>;
@@ -71,17 +54,21 @@ export interface ClassEntries {
 
 /** Turns one parsed class into index entries (without its class index filled in). */
 export function entriesOf(raw: RawClass, file: string): ClassEntries {
-  const brief = toPlain(raw.brief);
+  // Cross-references, as `Class` or `Class.member` (unqualified ones name this class), counted on the way.
+  const refs: string[] = [];
+  const onRef = (target: string, isClass: boolean) => refs.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`);
+  const plain = (bbcode: string) => toPlain(bbcode, onRef);
+  const brief = plain(raw.brief);
   const cls: ClassEntry = { name: raw.name, file, brief };
   if (raw.inherits) cls.inherits = raw.inherits;
   const docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }> = [];
-  const description = toPlain(raw.description);
+  const description = plain(raw.description);
   docs.push({ entry: { kind: 'class', name: raw.name, text: summary(brief || description) }, fields: { name: raw.name, owner: '', brief, body: description } });
   const member = (kind: DocKind, name: string, bbcode: string, extra?: string) => {
-    const plain = toPlain(bbcode);
-    const entry: Omit<DocEntry, 'cls'> = { kind, name, text: summary(plain) };
+    const text = plain(bbcode);
+    const entry: Omit<DocEntry, 'cls'> = { kind, name, text: summary(text) };
     if (extra) entry.enum = extra;
-    docs.push({ entry, fields: { name, owner: extra ? `${raw.name} ${extra}` : raw.name, brief: firstSentence(plain), body: plain } });
+    docs.push({ entry, fields: { name, owner: extra ? `${raw.name} ${extra}` : raw.name, brief: firstSentence(text), body: text } });
   };
   for (const m of raw.methods) member('method', m.name, m.description);
   for (const p of raw.properties) if (!p.overrides) member('property', p.name, p.description);
@@ -89,5 +76,5 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   for (const c of raw.constants) member('constant', c.name, c.description, c.enum);
   for (const t of raw.themeItems) member('theme_item', t.name, t.description);
   for (const a of raw.annotations) member('annotation', a.name, a.description);
-  return { cls, docs, refs: referencesOf(raw) };
+  return { cls, docs, refs };
 }

@@ -133,17 +133,28 @@ export function toMarkdown(bbcode: string, options: MarkdownOptions): string {
   return parts.filter((p) => p !== '').join('\n\n');
 }
 
-/** Godot BBCode → plain words for indexing: code blocks dropped, references kept as their names. */
-export function toPlain(bbcode: string): string {
+/** Kinds of cross-reference counted for popularity (the target as written: `Node.add_child`, `Timer`). */
+const COUNTED = new Set(['method', 'member', 'signal', 'constant', 'theme_item', 'annotation']);
+
+/**
+ * Godot BBCode → plain words for indexing: code blocks dropped, references kept as their names.
+ * `onRef` hears every member reference (`[method X]` …) and class reference (`[ClassName]`) on the way.
+ */
+export function toPlain(bbcode: string, onRef?: (target: string, isClass: boolean) => void): string {
   if (!bbcode) return '';
   return bbcode
     .replace(CODE_BLOCKS, ' ')
-    .replace(TAG, (_w, _close: string, tag: string, sep: string | undefined, arg: string | undefined) => {
-      if (sep === ' ' && arg !== undefined && (REF_KINDS.has(tag) || tag === 'param')) return arg;
+    .replace(TAG, (_w, close: string, tag: string, sep: string | undefined, arg: string | undefined) => {
+      if (sep === ' ' && arg !== undefined && (REF_KINDS.has(tag) || tag === 'param')) {
+        if (onRef && COUNTED.has(tag)) onRef(arg, false);
+        return arg;
+      }
       if (tag === 'lb') return '[';
       if (tag === 'rb') return ']';
       if (tag === 'br') return ' ';
-      return FORMAT_TAGS.has(tag) ? '' : tag;
+      if (FORMAT_TAGS.has(tag)) return '';
+      if (onRef && !close && sep === undefined && /^@?[A-Z]/.test(tag)) onRef(tag, true);
+      return tag;
     })
     .replace(/\s+/g, ' ')
     .trim();
