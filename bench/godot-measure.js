@@ -71,16 +71,21 @@ if (mode === 'cold') {
   global.gc?.();
   console.log(JSON.stringify({ mode, workers: workers ?? 'default', classes: index.classes.length, symbols: index.docs.length, warnings: built.warnings.length, buildMs: Math.round(buildMs), buildCpuMs: Math.round(cpu), saveMs: Math.round(saveMs), rssMB: mb(process.memoryUsage().rss), indexFileMB: mb(readFileSync(indexPath).length) }));
 } else if (mode === 'warm') {
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
   const t0 = performance.now();
   const corpus = discover(docDir);
   const saved = loadIndex(indexPath, corpus);
   if (!('index' in saved)) throw new Error(`no usable saved index: ${saved.stale}`);
   const index = new DocIndex(saved.index, corpus.root);
   const loadMs = performance.now() - t0;
+  global.gc?.();
+  const loadedRssMB = mb(process.memoryUsage().rss);
+  const indexHeapMB = mb(process.memoryUsage().heapUsed - heapBefore);
   const single = timeQueries(index, SINGLE, 20);
   const multi = timeQueries(index, MULTI, 20);
   global.gc?.();
-  console.log(JSON.stringify({ mode, classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, rssMB: mb(process.memoryUsage().rss) }));
+  console.log(JSON.stringify({ mode, classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, loadedRssMB, indexHeapMB, rssMB: mb(process.memoryUsage().rss) }));
 } else if (mode === 'relevance') {
   const corpus = discover(docDir);
   const index = new DocIndex(await buildIndex(corpus), corpus.root);
