@@ -17,7 +17,11 @@ export function toToolResult(value: unknown): ToolResult {
   if (isToolResult(value)) return value;
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined) return { content: [] };
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+  const text = JSON.stringify(value, null, 2);
+  // MCP's structuredContent is an object (2025 clients reject anything else): an array, number or
+  // null is sent as JSON text only.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { content: [{ type: 'text', text }] };
+  return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
 }
 
 /** What `call` reports for an error result a handler returned itself (an upstream's `isError`). */

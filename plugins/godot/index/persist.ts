@@ -1,0 +1,135 @@
+// The on-disk index (plugins.godot.indexPath): a JSON file with the inputs it was built from (every
+// class file with size and mtime), the class and symbol tables and the vocabulary, and beside it a
+// binary file with the ranking arrays (`godot-index.bin`), loaded without decoding. A warm start
+// uses them only when the inputs still match; anything else means a rebuild.
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { endianness } from 'node:os';
+import path from 'node:path';
+import type { Corpus } from '../corpus/discover.js';
+import type { DocKind } from '../model.js';
+import type { BuiltIndex } from './build.js';
+import { Engine, FIELD_WEIGHTS, type EngineMeta } from './engine.js';
+import type { ClassEntry, DocEntry } from './entries.js';
+
+const FORMAT = 'mcphost-godot-index';
+/** Bump when the parser, tokenizer or ranking changes what the index holds. */
+export const INDEX_VERSION = 2;
+const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, w: FIELD_WEIGHTS, e: endianness() });
+
+const KIND_CODES: Record<DocKind, string> = { class: 'c', method: 'm', property: 'p', signal: 's', constant: 'k', theme_item: 't', annotation: 'a' };
+const CODE_KINDS = Object.fromEntries(Object.entries(KIND_CODES).map(([k, v]) => [v, k])) as Record<string, DocKind>;
+
+type DocRow = [string, number, string, string, number, string?];
+
+interface Persisted {
+  format: string;
+  fingerprint: string;
+  buildId: string;
+  root: string;
+  files: Array<[string, number, number]>;
+  classes: Array<[string, string, string, string]>;
+  docs: DocRow[];
+  warnings: string[];
+  engine: EngineMeta;
+}
+
+/** `godot-index.json` → `godot-index.bin`. */
+export function binaryPath(file: string): string {
+  return file.endsWith('.json') ? `${file.slice(0, -5)}.bin` : `${file}.bin`;
+}
+
+function sameInputs(saved: Persisted, corpus: Corpus): boolean {
+  if (saved.root !== corpus.root || saved.files.length !== corpus.files.length) return false;
+  return corpus.files.every((f, i) => {
+    const s = saved.files[i];
+    return s[0] === f.rel && s[1] === f.size && s[2] === f.mtimeMs;
+  });
+}
+
+/** JSON with every non-ASCII character escaped: read back, it is a one-byte string (half the memory). */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Writes `data` as JSON, its big arrays a slice at a time, so no whole-file string is ever built. */
+function writeJson(fd: number, data: Persisted): void {
+  const { files, classes, docs, ...head } = data;
+  const write = (text: string) => writeSync(fd, text);
+  write(asciiJson(head).slice(0, -1));
+  for (const [key, rows] of [['files', files], ['classes', classes], ['docs', docs]] as const) {
+    write(`,${JSON.stringify(key)}:[`);
+    for (let i = 0; i < rows.length; i += 2000) write(`${i ? ',' : ''}${asciiJson(rows.slice(i, i + 2000)).slice(1, -1)}`);
+    write(']');
+  }
+  write('}');
+}
+
+function commitAtomically(file: string, write: (fd: number) => void): () => void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w');
+  try {
+    write(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return () => renameSync(temp, file);
+}
+
+export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void {
+  const buildId = randomBytes(12).toString('hex');
+  const data: Persisted = {
+    format: FORMAT,
+    fingerprint: FINGERPRINT,
+    buildId,
+    root: corpus.root,
+    files: corpus.files.map((f) => [f.rel, f.size, f.mtimeMs]),
+    classes: index.classes.map((c) => [c.name, c.inherits ?? '', c.file, c.brief]),
+    docs: index.docs.map((d) => {
+      const row: DocRow = [KIND_CODES[d.kind], d.cls, d.name, d.text, d.refs ?? 0];
+      if (d.enum) row.push(d.enum);
+      return row;
+    }),
+    warnings: index.warnings,
+    engine: index.engine.meta(),
+  };
+  mkdirSync(path.dirname(file), { recursive: true });
+  const bin = binaryPath(file);
+  try {
+    // Both halves are written beside their targets first, so a reader never sees half an index;
+    // the build id ties them together.
+    const commitBin = commitAtomically(bin, (fd) => writeSync(fd, index.engine.toBinary(buildId)));
+    const commitJson = commitAtomically(file, (fd) => writeJson(fd, data));
+    commitBin();
+    commitJson();
+  } finally {
+    rmSync(`${bin}.${process.pid}.tmp`, { force: true });
+    rmSync(`${file}.${process.pid}.tmp`, { force: true });
+  }
+}
+
+export type LoadResult = { index: BuiltIndex } | { stale: string };
+
+/** Reads a saved index when it was built from exactly these inputs by this version. */
+export function loadIndex(file: string, corpus: Corpus): LoadResult {
+  let data: Persisted;
+  let bin: Buffer;
+  try {
+    data = JSON.parse(readFileSync(file, 'latin1')) as Persisted;
+    bin = readFileSync(binaryPath(file));
+  } catch (error) {
+    return { stale: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no saved index' : `unreadable saved index (${(error as Error).message})` };
+  }
+  if (data?.format !== FORMAT || data.fingerprint !== FINGERPRINT) return { stale: 'the saved index is from another version' };
+  if (!sameInputs(data, corpus)) return { stale: 'class files changed since the index was saved' };
+  const engine = Engine.fromBinary(data.engine, data.buildId, bin);
+  if (!engine) return { stale: `${binaryPath(file)} does not belong to ${file}` };
+  const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) => (inherits ? { name, inherits, file: f, brief } : { name, file: f, brief }));
+  const docs: DocEntry[] = data.docs.map(([code, cls, name, text, refs, enumName]) => {
+    const doc: DocEntry = { kind: CODE_KINDS[code], cls, name, text };
+    if (refs) doc.refs = refs;
+    if (enumName) doc.enum = enumName;
+    return doc;
+  });
+  return { index: { classes, docs, warnings: data.warnings, engine } };
+}

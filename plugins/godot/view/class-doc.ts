@@ -1,0 +1,118 @@
+// godot_get_class: a class as clients see it, descriptions in Markdown and a signature per member.
+import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, RawClass, SignalDoc, Status, ThemeItemDoc, TutorialLink } from '../model.js';
+import type { DocIndex } from '../index/doc-index.js';
+import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
+import { classUri } from '../uri.js';
+import { annotationSignature, constantSignature, methodSignature, propertySignature, signalSignature, themeItemSignature } from './signature.js';
+
+export interface MethodOut extends Status {
+  name: string;
+  signature: string;
+  returnType: string;
+  params: ParamDoc[];
+  qualifiers?: string;
+  description: string;
+}
+export interface PropertyOut extends Omit<PropertyDoc, 'description'> {
+  signature: string;
+  description: string;
+}
+export interface SignalOut extends Status {
+  name: string;
+  signature: string;
+  params: ParamDoc[];
+  description: string;
+}
+export interface ConstantOut extends Omit<ConstantDoc, 'description'> {
+  signature: string;
+  description: string;
+}
+export interface ThemeItemOut extends Omit<ThemeItemDoc, 'description'> {
+  signature: string;
+  description: string;
+}
+
+export interface GodotClassDoc extends Status {
+  name: string;
+  uri: string;
+  inherits?: string;
+  /** The class and its ancestors, nearest first: ["CharacterBody2D", "PhysicsBody2D", …, "Object"]. */
+  inheritanceChain: string[];
+  brief: string;
+  description: string;
+  tutorials: TutorialLink[];
+  methods: MethodOut[];
+  properties: PropertyOut[];
+  signals: SignalOut[];
+  constants: ConstantOut[];
+  themeItems?: ThemeItemOut[];
+  annotations?: MethodOut[];
+  constructors?: MethodOut[];
+  operators?: MethodOut[];
+  /**
+   * The Godot version the class file declares (its `version` attribute, written by 3.x). Godot's XML
+   * records no per-class "since", so 4.x classes have none.
+   */
+  since?: string;
+}
+
+export type Md = (bbcode: string) => string;
+
+/** Markdown converter for texts of one class, linking only to classes that exist. */
+export function markdownFor(index: DocIndex, className: string): Md {
+  const isClass = (name: string) => index.classId(name) !== undefined && index.classes[index.classId(name)!].name === name;
+  return (bbcode) => toMarkdown(bbcode, { className, isClass });
+}
+
+function status<T extends Status>(from: Status, out: T, md: Md): T {
+  if (from.deprecated !== undefined) out.deprecated = md(from.deprecated);
+  if (from.experimental !== undefined) out.experimental = md(from.experimental);
+  return out;
+}
+
+export function methodOut(m: MethodDoc, md: Md): MethodOut {
+  const out: MethodOut = { name: m.name, signature: m.name.startsWith('@') ? annotationSignature(m) : methodSignature(m), returnType: m.returnEnum ?? m.returnType, params: m.params, description: md(m.description) };
+  if (m.qualifiers) out.qualifiers = m.qualifiers;
+  return status(m, out, md);
+}
+
+export function propertyOut(p: PropertyDoc, md: Md): PropertyOut {
+  return status(p, { ...p, signature: propertySignature(p), description: md(p.description) }, md);
+}
+
+export function signalOut(s: SignalDoc, md: Md): SignalOut {
+  const out: SignalOut = { name: s.name, signature: signalSignature(s), params: s.params, description: md(s.description) };
+  return status(s, out, md);
+}
+
+export function constantOut(c: ConstantDoc, md: Md): ConstantOut {
+  return status(c, { ...c, signature: constantSignature(c), description: md(c.description) }, md);
+}
+
+export function themeItemOut(t: ThemeItemDoc, md: Md): ThemeItemOut {
+  return { ...t, signature: themeItemSignature(t), description: md(t.description) };
+}
+
+export function classDoc(index: DocIndex, clsId: number): GodotClassDoc {
+  const raw: RawClass = index.rawClass(clsId);
+  const md = markdownFor(index, raw.name);
+  const out: GodotClassDoc = {
+    name: raw.name,
+    uri: classUri(raw.name),
+    inheritanceChain: index.chain(clsId).map((id) => index.classes[id].name),
+    brief: md(raw.brief),
+    description: md(raw.description),
+    tutorials: raw.tutorials.map((t) => ({ ...t, url: t.url.replace('$DOCS_URL', DOCS_URL) })),
+    methods: raw.methods.map((m) => methodOut(m, md)),
+    properties: raw.properties.map((p) => propertyOut(p, md)),
+    signals: raw.signals.map((s) => signalOut(s, md)),
+    constants: raw.constants.map((c) => constantOut(c, md)),
+  };
+  if (raw.inherits) out.inherits = raw.inherits;
+  if (raw.themeItems.length) out.themeItems = raw.themeItems.map((t) => themeItemOut(t, md));
+  if (raw.annotations.length) out.annotations = raw.annotations.map((a) => methodOut(a, md));
+  if (raw.constructors.length) out.constructors = raw.constructors.map((c) => methodOut(c, md));
+  if (raw.operators.length) out.operators = raw.operators.map((o) => methodOut(o, md));
+  if (raw.version) out.since = raw.version;
+  return status(raw, out, md);
+}
