@@ -9,8 +9,8 @@ export const DEFAULT_INDEX_PATH = './.cache/godot-index.json';
 
 export const configSchema = z.object({
   docDir: configPath()
-    .default(DEFAULT_DOC_DIR)
-    .describe("folder with Godot's class XML: classes/*.xml and modules/*/doc_classes/*.xml (env GODOT_DOC_DIR)"),
+    .optional()
+    .describe("folder with Godot's class XML: classes/*.xml and modules/*/doc_classes/*.xml (env GODOT_DOC_DIR; default ./doc)"),
   godotBinary: z
     .string()
     .min(1)
@@ -35,15 +35,14 @@ export interface Settings {
   watch: boolean;
 }
 
-export function normalizeConfig(config: GodotConfig, cwd = process.cwd()): Settings {
+export function normalizeConfig(config: GodotConfig, configDir = process.cwd()): Settings {
   // Paths the user wrote were made absolute by the host (against the config file's folder, or the
-  // working directory for env and flags); the defaults are relative to the working directory. So
-  // the literal default means "docDir not configured", which is when godotBinary is used.
-  const docDirSet = config.docDir !== DEFAULT_DOC_DIR;
-  const indexPath = path.resolve(cwd, config.indexPath);
-  const binary = config.godotBinary && /[/\\]/.test(config.godotBinary) ? path.resolve(cwd, config.godotBinary) : config.godotBinary;
+  // working directory for env and flags). docDir has no schema default so that "not configured" is
+  // visible: that is when godotBinary is used; otherwise ./doc, beside the config file.
+  const indexPath = path.resolve(configDir, config.indexPath);
+  const binary = config.godotBinary && /[/\\]/.test(config.godotBinary) ? path.resolve(configDir, config.godotBinary) : config.godotBinary;
   return {
-    docDir: config.godotBinary && !docDirSet ? undefined : path.resolve(cwd, config.docDir),
+    docDir: config.docDir ?? (config.godotBinary ? undefined : path.resolve(configDir, DEFAULT_DOC_DIR)),
     godotBinary: binary,
     indexPath,
     cacheDir: path.dirname(indexPath),

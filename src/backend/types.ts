@@ -24,6 +24,11 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
 export interface BackendContext<C = unknown> {
   /** The backend's own section of `.mcprc`, validated by its `configSchema`. */
   config: C;
+  /**
+   * The folder relative paths are resolved against: the config file's folder, or the working
+   * directory when there is no config file. (`configPath()` values arrive already absolute.)
+   */
+  configDir: string;
   /** Writes to stderr: stdout belongs to the protocol. */
   logger: Logger;
   /** Aborted when the host shuts down. */

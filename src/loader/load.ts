@@ -21,6 +21,8 @@ export interface LoadedBackend {
   config: unknown;
   /** The host's keys of the section (eager, timeoutMs, …). */
   section: PluginSection;
+  /** Where relative paths are resolved from (the config file's folder, else the working directory). */
+  configDir?: string;
   origin: { kind: OriginKind; location: string };
 }
 
@@ -75,7 +77,7 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
 /** Validates the backend's config section (file < environment < flag overrides). */
 export function configureBackend(imported: ImportedBackend, resolved: ResolvedConfig): LoadedBackend {
   const { name, backend, section, origin } = imported;
-  if (imported.server) return { name, backend, config: imported.server, section, origin };
+  if (imported.server) return { name, backend, config: imported.server, section, origin, configDir: resolved.baseDir };
   let config: unknown;
   try {
     config = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env });
@@ -83,7 +85,7 @@ export function configureBackend(imported: ImportedBackend, resolved: ResolvedCo
     if (error instanceof ConfigError) throw error;
     throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });
   }
-  return { name, backend, config, section, origin };
+  return { name, backend, config, section, origin, configDir: resolved.baseDir };
 }
 
 export async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {

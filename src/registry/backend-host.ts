@@ -35,6 +35,7 @@ export class BackendHost {
     this.options = options;
     this.context = {
       config: loaded.config,
+      configDir: loaded.configDir ?? process.cwd(),
       logger: options.logger.child(this.name),
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),

@@ -28,14 +28,20 @@ export function blankNonCode(code: string): string {
   while (i < code.length) {
     const c = code[i];
     if (c === '#') {
-      while (i < code.length && code[i] !== '\n') (out += ' '), i++;
+      while (i < code.length && code[i] !== '\n') {
+        out += ' ';
+        i++;
+      }
     } else if (c === '"' || c === "'") {
       const triple = code.startsWith(c.repeat(3), i);
       const end = triple ? c.repeat(3) : c;
       out += end;
       i += end.length;
       while (i < code.length && !code.startsWith(end, i) && (triple || code[i] !== '\n')) {
-        if (code[i] === '\\') (out += ' '), i++;
+        if (code[i] === '\\') {
+          out += ' ';
+          i++;
+        }
         out += code[i] === '\n' ? '\n' : ' ';
         i++;
       }
@@ -45,7 +51,10 @@ export function blankNonCode(code: string): string {
       // $Player/Sprite or %Unique: a node, not a class.
       out += c;
       i++;
-      while (i < code.length && /[A-Za-z0-9_/]/.test(code[i])) (out += '_'), i++;
+      while (i < code.length && /[A-Za-z0-9_/]/.test(code[i])) {
+        out += '_';
+        i++;
+      }
     } else {
       out += c;
       i++;
