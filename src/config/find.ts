@@ -1,6 +1,6 @@
 // Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
 import path from 'node:path';
-import { cosmiconfig } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders } from 'cosmiconfig';
 import { ConfigError } from './errors.js';
 
 export const SEARCH_PLACES = [
@@ -22,8 +22,13 @@ export interface FoundConfig {
 }
 
 export async function findConfig(options: { cwd: string; file?: string; stopDir?: string }): Promise<FoundConfig> {
+  // An explicit file with an extension cosmiconfig does not know (.mcprc.example, .mcprc.local)
+  // is read as YAML, which takes JSON too.
+  const ext = options.file ? path.extname(options.file) : '';
+  const loaders = ext && !(ext in defaultLoaders) ? { [ext]: defaultLoaders['.yaml'] } : undefined;
   const explorer = cosmiconfig('mcphost', {
     searchPlaces: SEARCH_PLACES,
+    loaders,
     searchStrategy: 'global',
     stopDir: options.stopDir,
     cache: false,
