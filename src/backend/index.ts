@@ -1,4 +1,5 @@
-// What a plugin may import from the host. Adding a name here is a public-API decision.
+// The package's public API (`import { defineBackend } from 'mcphost'`) and what a built-in plugin
+// imports from the host: one explicit list, so adding a name here is a public-API decision.
 export type {
   Backend,
   BackendContext,

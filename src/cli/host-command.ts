@@ -11,6 +11,14 @@ import { installedPackages, type OclifPluginLike } from '../loader/installed.js'
 import { RegistryError, UnknownNameError } from '../registry/errors.js';
 import { Exit } from './exit-codes.js';
 
+/** `--plugins a,b`: which backends a command works on (the same flag, wording and default everywhere). */
+export function pluginsFlag(purpose = '') {
+  return Flags.string({
+    char: 'p',
+    description: `comma-separated backends${purpose ? ` ${purpose}` : ''} (env MCPHOST_PLUGINS; default: the plugins and servers in .mcprc)`,
+  });
+}
+
 export abstract class HostCommand extends Command {
   static override baseFlags = {
     config: Flags.string({ char: 'c', description: 'config file to use instead of searching for .mcprc (env MCPHOST_CONFIG)', helpGroup: 'GLOBAL' }),

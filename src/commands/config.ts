@@ -1,5 +1,4 @@
-import { Flags } from '@oclif/core';
-import { HostCommand } from '../cli/host-command.js';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
 import { configReport } from '../core/inspect.js';
@@ -10,7 +9,7 @@ export default class Config extends HostCommand {
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --plugins godot --json'];
   static override enableJsonFlag = true;
   static override flags = {
-    plugins: Flags.string({ char: 'p', description: 'comma-separated backends whose sections to resolve (default: those in .mcprc)' }),
+    plugins: pluginsFlag('whose settings to resolve'),
   };
 
   async run() {

@@ -1,5 +1,4 @@
-import { Flags } from '@oclif/core';
-import { HostCommand } from '../cli/host-command.js';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
 import { doctorReport } from '../core/inspect.js';
@@ -10,7 +9,7 @@ export default class Doctor extends HostCommand {
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --plugins pob,imhex --json'];
   static override enableJsonFlag = true;
   static override flags = {
-    plugins: Flags.string({ char: 'p', description: 'comma-separated backends to check (default: those in .mcprc)' }),
+    plugins: pluginsFlag('to check'),
   };
 
   async run() {

@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
-import { HostCommand } from '../cli/host-command.js';
+import { Args } from '@oclif/core';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { UnknownNameError } from '../registry/errors.js';
 
@@ -9,7 +9,7 @@ export default class Read extends HostCommand {
   static override enableJsonFlag = true;
   static override args = { uri: Args.string({ description: 'resource URI', required: true }) };
   static override flags = {
-    plugins: Flags.string({ char: 'p', description: 'comma-separated backends (default: the plugins and servers in .mcprc)' }),
+    plugins: pluginsFlag(),
   };
 
   async run() {

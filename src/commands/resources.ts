@@ -1,5 +1,5 @@
-import { Args, Flags } from '@oclif/core';
-import { HostCommand } from '../cli/host-command.js';
+import { Args } from '@oclif/core';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { columns, firstLine } from '../cli/render.js';
 
 export default class Resources extends HostCommand {
@@ -8,7 +8,7 @@ export default class Resources extends HostCommand {
   static override enableJsonFlag = true;
   static override args = { plugin: Args.string({ description: 'only this backend' }) };
   static override flags = {
-    plugins: Flags.string({ char: 'p', description: 'comma-separated backends (default: the plugins and servers in .mcprc)' }),
+    plugins: pluginsFlag(),
   };
 
   async run() {

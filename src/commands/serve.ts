@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Override } from '../config/resolve.js';
-import { HostCommand } from '../cli/host-command.js';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { isLoopback } from '../server/http-guards.js';
 import { serveOnHttp } from '../server/http.js';
@@ -18,7 +18,7 @@ export default class Serve extends HostCommand {
   ];
 
   static override flags = {
-    plugins: Flags.string({ char: 'p', description: 'comma-separated backends to serve (env MCPHOST_PLUGINS; default: the plugins and servers in .mcprc)' }),
+    plugins: pluginsFlag('to serve'),
     transport: Flags.option({ options: ['stdio', 'http'] as const, default: 'stdio', description: 'how clients connect' })(),
     host: Flags.string({ description: 'HTTP bind address (env MCPHOST_HOST; default 127.0.0.1)' }),
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),

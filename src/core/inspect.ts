@@ -6,9 +6,9 @@ import { describeSource } from '../config/layers.js';
 import { HOST_PLUGIN_KEYS } from '../config/schema.js';
 import { builtinNames, BUILTIN_ROOT, builtinEntry } from '../loader/builtins.js';
 import type { InstalledPackage } from '../loader/installed.js';
-import { configureBackend, importBackend, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
+import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
-import { openConfig, type OpenedConfig, type OpenOptions } from './open.js';
+import { loaderOptions, openConfig, type OpenedConfig, type OpenOptions } from './open.js';
 import { pathToFileURL } from 'node:url';
 
 export interface PluginReport {
@@ -19,16 +19,6 @@ export interface PluginReport {
   origin?: string;
   message: string;
   health?: HealthReport;
-}
-
-function loaderOptions(opened: OpenedConfig, options: OpenOptions): LoaderOptions {
-  return {
-    resolved: opened.resolved,
-    installed: options.installed,
-    builtinRoot: options.builtinRoot,
-    logger: opened.logger,
-    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, opened.resolved.env),
-  };
 }
 
 async function loadEach(opened: OpenedConfig, options: OpenOptions, names: string[]) {

@@ -2,11 +2,11 @@
 import type { ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
 import { objectShape } from '../lib/zod-introspect.js';
-import { configureBackend, importBackend, type LoaderOptions } from '../loader/load.js';
+import { configureBackend, importBackend } from '../loader/load.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
 import { kebab, parseToolFlags, UsageError, type RawFlag } from '../cli/tool-flags.js';
-import { openConfig, type OpenOptions } from './open.js';
+import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
   plugin: string;
@@ -29,15 +29,9 @@ export interface OneShotPrepared {
 
 /** Loads the one plugin `call` names, taking flags that name its settings as config overrides. */
 export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>): Promise<OneShotPrepared> {
-  const { resolved, logger } = await openConfig(request);
-  const options: LoaderOptions = {
-    resolved,
-    installed: request.installed,
-    builtinRoot: request.builtinRoot,
-    logger,
-    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, resolved.env),
-  };
-  const imported = await importBackend(request.plugin, options);
+  const opened = await openConfig(request);
+  const { resolved, logger } = opened;
+  const imported = await importBackend(request.plugin, loaderOptions(opened, request));
   const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
   const settings: Override[] = [];
   const remaining: RawFlag[] = [];

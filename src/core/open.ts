@@ -40,6 +40,18 @@ export async function openConfig(options: OpenOptions): Promise<OpenedConfig> {
   return { resolved, logger };
 }
 
+/** How the loader finds backends for this invocation (one place for every command). */
+export function loaderOptions(opened: OpenedConfig, options: Pick<OpenOptions, 'installed' | 'builtinRoot'>): LoaderOptions {
+  const { resolved, logger } = opened;
+  return {
+    resolved,
+    installed: options.installed,
+    builtinRoot: options.builtinRoot,
+    logger,
+    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, resolved.env),
+  };
+}
+
 export interface OpenedHost extends OpenedConfig {
   registry: Registry;
   loaded: LoadedBackend[];
@@ -63,14 +75,7 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
         (resolved.file ? ` (${resolved.file})` : ''),
     );
   }
-  const loaderOptions: LoaderOptions = {
-    resolved,
-    installed: options.installed,
-    builtinRoot: options.builtinRoot,
-    logger,
-    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, resolved.env),
-  };
-  const { loaded, failures } = await loadBackends(names, loaderOptions);
+  const { loaded, failures } = await loadBackends(names, loaderOptions({ resolved, logger }, options));
   const configFailure = failures.find((f) => f instanceof ConfigError);
   if (configFailure) throw configFailure;
   if (failures.length > 0 && (options.strict || loaded.length === 0)) throw failures[0];

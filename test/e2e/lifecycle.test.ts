@@ -5,24 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { RecordingStdioTransport } from '../helpers/recording-stdio.js';
+import { alive } from '../helpers/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
 const env = isolatedEnv(t.dir);
-
-/** Running (a zombie waiting for a reaper that this sandbox may not have counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 let n = 0;
 /** Serves kitchen with a backend that owns a child process, and starts it with one call. */

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../helpers/paths.js';
+import { alive } from '../helpers/process.js';
 
 export const FIXTURE_SERVER = path.join(REPO, 'test/upstream/fixtures/server.mjs');
 export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -34,14 +35,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { alive };
 
 export function writeConfig(dir: string, config: unknown): string {
   const file = path.join(dir, '.mcprc.json');

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { connectStdio, type StdioSession } from '../../helpers/mcp.js';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { FIXTURES } from '../../helpers/paths.js';
+import { alive } from '../../helpers/process.js';
 
 export const FAKE_POB = path.join(FIXTURES, 'pob/fake-pob');
 
@@ -64,14 +65,7 @@ export async function pobSession(cwd: string, env: Record<string, string | undef
   };
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { alive };
 
 /** Waits (up to ~5 s) for a process to be gone. */
 export async function gone(pid: number): Promise<boolean> {
