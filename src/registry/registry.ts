@@ -1,5 +1,5 @@
-// The union of the active backends: public names, argument checks, dispatch with timeouts and
-// cancellation, error mapping, and the lifecycle of every backend. Knows nothing of transports.
+// The union of the active backends: public names, listings, dispatch (one call's run is in
+// invoke.ts), resources, prompts, and the lifecycle of every backend. Knows nothing of transports.
 import type {
   ListKind,
   Logger,
@@ -14,13 +14,12 @@ import type {
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
-import { CancelledError, RegistryError, ShutdownError, TimeoutError, UnknownNameError } from './errors.js';
+import { RegistryError, ShutdownError, UnknownNameError } from './errors.js';
+import { runTool } from './invoke.js';
 import { closest, publicName } from './names.js';
-import { errorOutcome, resultError, toReadContents, toToolResult, type CallOutcome } from './result.js';
-import { argsErrorText, checkArgs, inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
+import { toReadContents, type CallOutcome } from './result.js';
+import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
 import { promptArguments, runPrompt } from './prompts.js';
-import { issueLines } from '../lib/zod-issues.js';
-import type * as z from 'zod';
 
 export interface RegistryOptions {
   logger: Logger;
@@ -238,75 +237,10 @@ export class Registry {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
-    const run = this.run(tool, args, options);
+    const run = runTool(tool, args, options, { shutdown: this.shutdown.signal, toolMs: this.options.timeouts.toolMs, logger: this.options.logger });
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
     return run;
-  }
-
-  private async run(tool: PublishedTool, args: unknown, options: CallOptions): Promise<CallOutcome> {
-    if (this.shutdown.signal.aborted) return errorOutcome('unavailable', 'SHUTTING_DOWN', new ShutdownError().message);
-    const checked = checkArgs(tool.def, args);
-    if (!checked.ok) {
-      return errorOutcome('invalid_arguments', 'INVALID_ARGUMENTS', argsErrorText(tool.publicName, checked.lines), { issues: checked.lines });
-    }
-    const timeoutMs = options.timeoutMs ?? tool.def.timeoutMs ?? tool.host.loaded.section.timeoutMs ?? this.options.timeouts.toolMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TimeoutError(`tool ${tool.publicName}`, timeoutMs)), timeoutMs);
-    const onCancel = () => controller.abort(new CancelledError(options.signal?.reason));
-    const onShutdown = () => controller.abort(new ShutdownError());
-    options.signal?.addEventListener('abort', onCancel, { once: true });
-    this.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
-    if (options.signal?.aborted) onCancel();
-    let lastProgress = -Infinity;
-    const progress = (update: ProgressUpdate) => {
-      // Progress must increase with each notification; late or repeated reports are dropped.
-      if (controller.signal.aborted || !options.onProgress || !(update.progress > lastProgress)) return;
-      lastProgress = update.progress;
-      options.onProgress(update);
-    };
-    try {
-      const aborted = new Promise<never>((_, reject) => {
-        if (controller.signal.aborted) reject(controller.signal.reason);
-        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-      });
-      aborted.catch(() => undefined);
-      const ctx = tool.host.callContext(controller.signal, progress);
-      const work =
-        tool.host.state === 'running'
-          ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))
-          : tool.host.ensureStarted().then(() => tool.def.handler(checked.value, ctx));
-      work.catch(() => undefined);
-      const value = await Promise.race([work, aborted]);
-      const result = toToolResult(value);
-      if (result.isError) return { result, error: resultError(result) };
-      if (!result.isError && tool.def.output && result.structuredContent !== undefined && 'safeParse' in tool.def.output) {
-        const parsed = (tool.def.output as z.ZodType).safeParse(result.structuredContent);
-        if (!parsed.success) {
-          const lines = issueLines(parsed.error, result.structuredContent);
-          return errorOutcome('invalid_output', 'INVALID_OUTPUT', `tool ${tool.publicName} returned output that does not match its schema: ${lines.map((l) => `${l.path}: ${l.message}`).join('; ')}`);
-        }
-      }
-      return { result };
-    } catch (error) {
-      return this.failure(tool, error);
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCancel);
-      this.shutdown.signal.removeEventListener('abort', onShutdown);
-    }
-  }
-
-  private failure(tool: PublishedTool, error: unknown): CallOutcome {
-    if (error instanceof TimeoutError) return errorOutcome('timeout', 'TIMEOUT', error.message);
-    if (error instanceof CancelledError) return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.publicName} was ${error.message}`);
-    if (error instanceof ShutdownError) return errorOutcome('unavailable', 'SHUTTING_DOWN', error.message);
-    if (isToolError(error)) {
-      return errorOutcome(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code, error.message, error.data);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    this.options.logger.debug(`tool ${tool.publicName} threw`, error);
-    return errorOutcome('tool_error', 'TOOL_ERROR', message || `tool ${tool.publicName} failed`);
   }
 
   async resources(plugin?: string): Promise<Array<ResourceListing & { plugin: string }>> {
