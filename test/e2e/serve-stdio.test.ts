@@ -68,6 +68,12 @@ for (const era of ['legacy', 'modern'] as const) {
       await expect.poll(() => readFileSync(journal, 'utf8').split('\n').filter((l) => l === 'slow:aborted:CancelledError').length, { timeout: 3000 }).toBe(before + 1);
     });
 
+    it('lets a client set one call\'s timeout with _meta["mcphost/timeoutMs"]', async () => {
+      const r = await s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 100, stepMs: 20 }, _meta: { 'mcphost/timeoutMs': 150 } });
+      expect(r.isError).toBe(true);
+      expect((r.content as Array<{ text: string }>)[0].text).toBe('tool kitchen_slow timed out after 150 ms');
+    });
+
     it('lists, reads and completes resources, and gets prompts', async () => {
       expect((await s.client.listResources()).resources.map((r) => r.uri)).toEqual(['kitchen://menu', 'kitchen://dish/soup', 'kitchen://dish/salad']);
       expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual([
