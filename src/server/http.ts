@@ -40,8 +40,9 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
 
   // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {
-    const n = modern.notify as unknown as Record<string, (() => void) | undefined>;
-    n[kind === 'tools' ? 'toolsChanged' : kind === 'resources' ? 'resourcesChanged' : 'promptsChanged']?.();
+    if (kind === 'tools') modern.notify.toolsChanged();
+    else if (kind === 'resources') modern.notify.resourcesChanged();
+    else modern.notify.promptsChanged();
   });
 
   async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
