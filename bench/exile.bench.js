@@ -26,7 +26,13 @@ async function timeQueries(entities) {
   const provider = createSnapshotProvider(parseSnapshot(generateSnapshot({ entities, seed: 3 })), { timeBudgetMs: 60_000 });
   const queries = {
     'where+orderBy+take': { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10, skip: 0 },
-    'where+select new': { from: 'Entities', where: 'Type.ToString() == "Monster" && Rarity >= 2', select: 'new { Id, RenderName, Position }', take: 100, skip: 0 },
+    'where+select new': {
+      from: 'Entities',
+      where: 'Type.ToString() == "Monster" && Rarity >= 2',
+      select: 'new { Id, RenderName, Position }',
+      take: 100,
+      skip: 0,
+    },
     'grouped count': { from: 'Entities', select: 'Type.ToString()', take: 100, skip: 0 },
     'orderBy 2 keys': { from: 'Entities', orderBy: 'Rarity desc, Distance', take: 10, skip: 0 },
   };
@@ -43,7 +49,9 @@ async function timeQueries(entities) {
       cpu.push(m.cpu);
     }
     out[name] = ms(median(runs));
-    console.log(`query ${name.padEnd(20)} over ${entities} entities: median ${out[name]} ms (min ${ms(Math.min(...runs))}, max ${ms(Math.max(...runs))}; cpu ${ms(median(cpu))} ms; ${total} matches)`);
+    console.log(
+      `query ${name.padEnd(20)} over ${entities} entities: median ${out[name]} ms (min ${ms(Math.min(...runs))}, max ${ms(Math.max(...runs))}; cpu ${ms(median(cpu))} ms; ${total} matches)`,
+    );
   }
   return out;
 }
@@ -63,13 +71,20 @@ async function timeLoad(dir, targetBytes) {
     if (m.value.roots.get('Entities').items.length !== entities) throw new Error('loaded the wrong number of entities');
   }
   const result = { bytes, entities, ms: ms(median(runs)), cpuMs: ms(median(cpu)) };
-  console.log(`load ${(bytes / 1e6).toFixed(1)} MB snapshot (${entities} entities): median ${result.ms} ms (min ${ms(Math.min(...runs))}, max ${ms(Math.max(...runs))}; cpu ${result.cpuMs} ms incl. GC threads)`);
+  console.log(
+    `load ${(bytes / 1e6).toFixed(1)} MB snapshot (${entities} entities): median ${result.ms} ms (min ${ms(Math.min(...runs))}, max ${ms(Math.max(...runs))}; cpu ${result.cpuMs} ms incl. GC threads)`,
+  );
   return result;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcphost-exile-bench-'));
 try {
-  console.log(`machine: load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cpus`);
+  console.log(
+    `machine: load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cpus`,
+  );
   const queries = await timeQueries(100_000);
   const load = await timeLoad(dir, 50e6);
   const summary = {

@@ -23,7 +23,23 @@ const { saveIndex, loadIndex } = await import(`${dist}/index/persist.js`);
 const { DocIndex } = await import(`${dist}/index/doc-index.js`);
 const { search } = await import(`${dist}/lookup/search.js`);
 
-const SINGLE = ['timer', 'node', 'signal', 'position', 'texture', 'animation', 'physics', 'button', 'get', 'camera', 'vector', 'shader', 'audio', 'input', 'tween'];
+const SINGLE = [
+  'timer',
+  'node',
+  'signal',
+  'position',
+  'texture',
+  'animation',
+  'physics',
+  'button',
+  'get',
+  'camera',
+  'vector',
+  'shader',
+  'audio',
+  'input',
+  'tween',
+];
 const MULTI = [
   'move a character with collisions',
   'play sound',
@@ -54,7 +70,12 @@ function timeQueries(index, queries, rounds) {
     }
   }
   times.sort((a, b) => a - b);
-  return { p50: +percentile(times, 50).toFixed(3), p95: +percentile(times, 95).toFixed(3), max: +times[times.length - 1].toFixed(3), n: times.length };
+  return {
+    p50: +percentile(times, 50).toFixed(3),
+    p95: +percentile(times, 95).toFixed(3),
+    max: +times[times.length - 1].toFixed(3),
+    n: times.length,
+  };
 }
 
 if (mode === 'cold') {
@@ -69,7 +90,20 @@ if (mode === 'cold') {
   saveIndex(indexPath, corpus, built);
   const saveMs = performance.now() - t1;
   global.gc?.();
-  console.log(JSON.stringify({ mode, workers: workers ?? 'default', classes: index.classes.length, symbols: index.docs.length, warnings: built.warnings.length, buildMs: Math.round(buildMs), buildCpuMs: Math.round(cpu), saveMs: Math.round(saveMs), rssMB: mb(process.memoryUsage().rss), indexFileMB: mb(readFileSync(indexPath).length) }));
+  console.log(
+    JSON.stringify({
+      mode,
+      workers: workers ?? 'default',
+      classes: index.classes.length,
+      symbols: index.docs.length,
+      warnings: built.warnings.length,
+      buildMs: Math.round(buildMs),
+      buildCpuMs: Math.round(cpu),
+      saveMs: Math.round(saveMs),
+      rssMB: mb(process.memoryUsage().rss),
+      indexFileMB: mb(readFileSync(indexPath).length),
+    }),
+  );
 } else if (mode === 'warm') {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -85,7 +119,18 @@ if (mode === 'cold') {
   const single = timeQueries(index, SINGLE, 20);
   const multi = timeQueries(index, MULTI, 20);
   global.gc?.();
-  console.log(JSON.stringify({ mode, classes: index.classes.length, loadMs: Math.round(loadMs), single, multi, loadedRssMB, indexHeapMB, rssMB: mb(process.memoryUsage().rss) }));
+  console.log(
+    JSON.stringify({
+      mode,
+      classes: index.classes.length,
+      loadMs: Math.round(loadMs),
+      single,
+      multi,
+      loadedRssMB,
+      indexHeapMB,
+      rssMB: mb(process.memoryUsage().rss),
+    }),
+  );
 } else if (mode === 'relevance') {
   const corpus = discover(docDir);
   const index = new DocIndex(await buildIndex(corpus), corpus.root);
@@ -99,7 +144,15 @@ if (mode === 'cold') {
     if (rank && rank <= 3) hit3++;
     else misses.push(`${q.query} (${rank || '>10'})`);
   }
-  console.log(JSON.stringify({ mode, queries: queries.length, mrr: +(rr / queries.length).toFixed(3), hitAt3: +(hit3 / queries.length).toFixed(3), misses }));
+  console.log(
+    JSON.stringify({
+      mode,
+      queries: queries.length,
+      mrr: +(rr / queries.length).toFixed(3),
+      hitAt3: +(hit3 / queries.length).toFixed(3),
+      misses,
+    }),
+  );
 } else if (mode === 'wink') {
   // The documents and field weights the plugin indexes, fed to wink-bm25-text-search instead.
   const { default: winkBM25 } = await import('wink-bm25-text-search');
@@ -132,7 +185,17 @@ if (mode === 'cold') {
   const t2 = performance.now();
   winkBM25().importJSON(json);
   const importMs = performance.now() - t2;
-  console.log(JSON.stringify({ mode, symbols: docs.length, addDocMs: Math.round(addMs), consolidateMs: Math.round(consolidateMs), heapMB, exportMB: mb(json.length), importMs: Math.round(importMs) }));
+  console.log(
+    JSON.stringify({
+      mode,
+      symbols: docs.length,
+      addDocMs: Math.round(addMs),
+      consolidateMs: Math.round(consolidateMs),
+      heapMB,
+      exportMB: mb(json.length),
+      importMs: Math.round(importMs),
+    }),
+  );
 } else {
   console.error('usage: node bench/godot-measure.js cold|warm|relevance|wink <docDir> [indexPath]');
   process.exit(1);

@@ -38,7 +38,10 @@ const work = mkdtempSync(path.join(tmpdir(), 'godot-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 function measure(mode, docDir, indexPath, flags = [], extra = []) {
-  const out = execFileSync(process.execPath, [...flags, path.join(here, 'godot-measure.js'), mode, docDir, indexPath ?? '', ...extra], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [...flags, path.join(here, 'godot-measure.js'), mode, docDir, indexPath ?? '', ...extra], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -94,13 +97,23 @@ function corpusFigures(label, docDir) {
   };
   const ok = (v, t) => (v <= t ? 'ok' : 'OVER');
   console.log(`\n${label}: ${fig.classes} classes, ${fig.symbols} symbols (index ${fig.indexMB} MB on disk)`);
-  console.log(`  cold parse + index  ${fig.coldMs} ms ${how(defaultWorkers)} (CPU ${fig.coldCpuMs} ms)  target ≤ ${TARGETS.coldMs} ms  ${ok(fig.coldMs, TARGETS.coldMs)}`);
+  console.log(
+    `  cold parse + index  ${fig.coldMs} ms ${how(defaultWorkers)} (CPU ${fig.coldCpuMs} ms)  target ≤ ${TARGETS.coldMs} ms  ${ok(fig.coldMs, TARGETS.coldMs)}`,
+  );
   console.log(`                      ${fig.coldOtherWay.ms} ms ${how(otherWorkers)} instead (RSS after it ${fig.coldOtherWay.rssMB} MB)`);
   console.log(`  warm start          ${fig.warmMs} ms  target ≤ ${TARGETS.warmMs} ms  ${ok(fig.warmMs, TARGETS.warmMs)}`);
-  console.log(`  search single-term  p50 ${fig.singleP50} ms, p95 ${fig.singleP95} ms  target p95 ≤ ${TARGETS.singleP95} ms  ${ok(fig.singleP95, TARGETS.singleP95)}`);
-  console.log(`  search multi-term   p50 ${fig.multiP50} ms, p95 ${fig.multiP95} ms  target p95 ≤ ${TARGETS.multiP95} ms  ${ok(fig.multiP95, TARGETS.multiP95)}`);
-  console.log(`  RSS (target ≤ ${TARGETS.rssMB} MB): after cold build + save ${fig.coldRssMB} MB ${ok(fig.coldRssMB, TARGETS.rssMB)}; after warm start ${fig.loadedRssMB} MB ${ok(fig.loadedRssMB, TARGETS.rssMB)}; after 540 more searches ${fig.warmRssMB} MB ${ok(fig.warmRssMB, TARGETS.rssMB)}`);
-  console.log(`                      the loaded index itself is ${fig.indexHeapMB} MB of JS heap (plus its ranking arrays); the rest is Node, the plugin's modules and V8's young generation`);
+  console.log(
+    `  search single-term  p50 ${fig.singleP50} ms, p95 ${fig.singleP95} ms  target p95 ≤ ${TARGETS.singleP95} ms  ${ok(fig.singleP95, TARGETS.singleP95)}`,
+  );
+  console.log(
+    `  search multi-term   p50 ${fig.multiP50} ms, p95 ${fig.multiP95} ms  target p95 ≤ ${TARGETS.multiP95} ms  ${ok(fig.multiP95, TARGETS.multiP95)}`,
+  );
+  console.log(
+    `  RSS (target ≤ ${TARGETS.rssMB} MB): after cold build + save ${fig.coldRssMB} MB ${ok(fig.coldRssMB, TARGETS.rssMB)}; after warm start ${fig.loadedRssMB} MB ${ok(fig.loadedRssMB, TARGETS.rssMB)}; after 540 more searches ${fig.warmRssMB} MB ${ok(fig.warmRssMB, TARGETS.rssMB)}`,
+  );
+  console.log(
+    `                      the loaded index itself is ${fig.indexHeapMB} MB of JS heap (plus its ranking arrays); the rest is Node, the plugin's modules and V8's young generation`,
+  );
   return fig;
 }
 
@@ -109,9 +122,17 @@ async function serverRss(docDir) {
   if (!existsSync('/proc/self/status')) return undefined;
   const cwd = mkdtempSync(path.join(work, 'serve-'));
   const env = { ...process.env, GODOT_DOC_DIR: docDir, HOME: cwd };
-  const warmup = spawn(process.execPath, [path.join(repo, 'bin/run.js'), 'call', 'godot', 'list_classes', '--limit', '1'], { cwd, env, stdio: 'ignore' });
+  const warmup = spawn(process.execPath, [path.join(repo, 'bin/run.js'), 'call', 'godot', 'list_classes', '--limit', '1'], {
+    cwd,
+    env,
+    stdio: 'ignore',
+  });
   await new Promise((r) => warmup.on('exit', r));
-  const child = spawn(process.execPath, [path.join(repo, 'bin/run.js'), 'serve', '--plugins', 'godot', '--transport', 'http', '--port', '0'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(repo, 'bin/run.js'), 'serve', '--plugins', 'godot', '--transport', 'http', '--port', '0'],
+    { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const url = await new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d) => {
@@ -137,7 +158,9 @@ async function serverRss(docDir) {
   return { idleMB: Math.round(idle), firstCallMs: Math.round(firstMs), after200MB: Math.round(after) };
 }
 
-console.log(`godot bench: ${runs} fresh process(es) per figure, medians; ${availableParallelism()} cores, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+console.log(
+  `godot bench: ${runs} fresh process(es) per figure, medians; ${availableParallelism()} cores, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
 const figures = { godot4: corpusFigures('Godot 4 reference (shared)', godot4) };
 const godot3 = path.join(shared, 'godot3-docs/doc');
 if (existsSync(godot3)) figures.godot3 = corpusFigures('Godot 3 reference (shared)', godot3);
@@ -148,9 +171,23 @@ console.log(`\nrelevance over ${relevance.queries} queries: MRR ${relevance.mrr}
 console.log(`  not in the top 3: ${relevance.misses.join('; ')}`);
 
 const wink = measure('wink', godot4, undefined, ['--expose-gc']);
-console.log(`\nwink-bm25-text-search on the same ${wink.symbols} documents: addDoc ${wink.addDocMs} ms + consolidate ${wink.consolidateMs} ms, +${wink.heapMB} MB heap; importJSON ${wink.importMs} ms (${wink.exportMB} MB)`);
+console.log(
+  `\nwink-bm25-text-search on the same ${wink.symbols} documents: addDoc ${wink.addDocMs} ms + consolidate ${wink.consolidateMs} ms, +${wink.heapMB} MB heap; importJSON ${wink.importMs} ms (${wink.exportMB} MB)`,
+);
 
 const server = await serverRss(godot4).catch((error) => ({ error: error.message }));
-if (server) console.log(`\nmcphost serve --plugins godot (HTTP, warm index): RSS ${server.idleMB} MB idle, first search ${server.firstCallMs} ms, RSS ${server.after200MB} MB after 200 searches`);
+if (server)
+  console.log(
+    `\nmcphost serve --plugins godot (HTTP, warm index): RSS ${server.idleMB} MB idle, first search ${server.firstCallMs} ms, RSS ${server.after200MB} MB after 200 searches`,
+  );
 
-console.log(JSON.stringify({ bench: 'godot', targets: TARGETS, ...figures, relevance: { mrr: relevance.mrr, hitAt3: relevance.hitAt3, queries: relevance.queries }, wink, server }));
+console.log(
+  JSON.stringify({
+    bench: 'godot',
+    targets: TARGETS,
+    ...figures,
+    relevance: { mrr: relevance.mrr, hitAt3: relevance.hitAt3, queries: relevance.queries },
+    wink,
+    server,
+  }),
+);

@@ -86,7 +86,9 @@ async function interleave(label, mcphost, bare) {
     mcphost_calls_per_s: Math.round((a.length / sum(a)) * 1000),
     bare_calls_per_s: Math.round((b.length / sum(b)) * 1000),
   };
-  console.log(`${label}: mcphost p50 ${row.mcphost_p50_ms} ms (p95 ${row.mcphost_p95_ms}) vs bare p50 ${row.bare_p50_ms} ms (p95 ${row.bare_p95_ms}) → ratio ${row.ratio_p50}×; ${row.mcphost_calls_per_s} vs ${row.bare_calls_per_s} calls/s`);
+  console.log(
+    `${label}: mcphost p50 ${row.mcphost_p50_ms} ms (p95 ${row.mcphost_p95_ms}) vs bare p50 ${row.bare_p50_ms} ms (p95 ${row.bare_p95_ms}) → ratio ${row.ratio_p50}×; ${row.mcphost_calls_per_s} vs ${row.bare_calls_per_s} calls/s`,
+  );
   return row;
 }
 
@@ -107,7 +109,11 @@ try {
   summary.stdio = await interleave('stdio', ms1, bare1);
   await Promise.all([ms1.close(), bare1.close()]);
 
-  const h1 = await startHttp(process.execPath, [BIN, 'serve', '--config', config, '--transport', 'http', '--port', '0', '--log-level', 'info'], /serving .* on (http:\/\/\S+)/);
+  const h1 = await startHttp(
+    process.execPath,
+    [BIN, 'serve', '--config', config, '--transport', 'http', '--port', '0', '--log-level', 'info'],
+    /serving .* on (http:\/\/\S+)/,
+  );
   const h2 = await startHttp(process.execPath, [BARE, 'http', '0'], /bare serving on (http:\/\/\S+)/);
   const ms2 = await httpClient(h1.url);
   const bare2 = await httpClient(h2.url);

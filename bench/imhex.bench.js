@@ -91,7 +91,11 @@ async function best(times, fn) {
 
 async function grep(args, file) {
   // grep exits 1 when nothing matched; that still is a count.
-  const r = await run('grep', [...args, file], { env: { ...process.env, LC_ALL: 'C' }, encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 }).catch((e) => e);
+  const r = await run('grep', [...args, file], {
+    env: { ...process.env, LC_ALL: 'C' },
+    encoding: 'latin1',
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((e) => e);
   return Number(String(r.stdout).trim());
 }
 
@@ -102,7 +106,10 @@ async function grepMatches(args, file) {
 
 function startHttp(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--plugins', 'imhex', '--transport', 'http', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--plugins', 'imhex', '--transport', 'http', '--port', '0'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => {
       stderr += d;
@@ -149,7 +156,11 @@ if (!planted.plain.every((at) => plain.value.offsets.includes(at))) throw new Er
 if (!planted.wild.every((at) => wild.value.offsets.includes(at))) throw new Error('wildcard search missed a planted copy');
 
 const cli = await best(2, async () => {
-  const r = await run(process.execPath, [BIN, 'call', 'imhex', 'search', '--pattern', 'deadbeef13', '--max-results', '1000000', '--file', file, '--json'], { maxBuffer: 64 * 1024 * 1024 });
+  const r = await run(
+    process.execPath,
+    [BIN, 'call', 'imhex', 'search', '--pattern', 'deadbeef13', '--max-results', '1000000', '--file', file, '--json'],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   return JSON.parse(r.stdout).structuredContent.offsets.length;
 });
 
@@ -159,8 +170,12 @@ const figures = {
   wildcard: { ms: wild.ms, gbps: gbps(SIZE, wild.ms), matches: wild.value.offsets.length },
   oneShotCall: { ms: cli.ms, gbps: gbps(SIZE, cli.ms), matches: cli.value },
 };
-log(`search plain    "de ad be ef 13": ${plain.ms.toFixed(0)} ms  ${figures.plain.gbps.toFixed(2)} GB/s  ${figures.plain.matches} matches (in-process provider, best of 5)`);
-log(`search wildcard "de ad ?? ef 13": ${wild.ms.toFixed(0)} ms  ${figures.wildcard.gbps.toFixed(2)} GB/s  ${figures.wildcard.matches} matches`);
+log(
+  `search plain    "de ad be ef 13": ${plain.ms.toFixed(0)} ms  ${figures.plain.gbps.toFixed(2)} GB/s  ${figures.plain.matches} matches (in-process provider, best of 5)`,
+);
+log(
+  `search wildcard "de ad ?? ef 13": ${wild.ms.toFixed(0)} ms  ${figures.wildcard.gbps.toFixed(2)} GB/s  ${figures.wildcard.matches} matches`,
+);
 log(`search plain via mcphost call (process start included): ${cli.ms.toFixed(0)} ms  ${figures.oneShotCall.gbps.toFixed(2)} GB/s`);
 
 if (hasGrep) {
@@ -177,11 +192,19 @@ if (hasGrep) {
     matches: { plain: plainMatches, wildcard: wildMatches },
   };
   figures.ratio = { plain: grepPlain / plain.ms, wildcard: gW.ms / wild.ms };
-  log(`grep -c -a -F -f pat (LC_ALL=C):          ${gF.ms.toFixed(0)} ms  ${figures.grep.plainFixed.gbps.toFixed(2)} GB/s  ${gF.value} lines`);
-  log(`grep -c -a -P '\\xde\\xad\\xbe\\xef\\x13':        ${gP.ms.toFixed(0)} ms  ${figures.grep.plainPcre.gbps.toFixed(2)} GB/s  ${gP.value} lines`);
-  log(`grep -c -a -P '(?s)\\xde\\xad.\\xef\\x13':      ${gW.ms.toFixed(0)} ms  ${figures.grep.wildcardPcre.gbps.toFixed(2)} GB/s  ${gW.value} lines`);
+  log(
+    `grep -c -a -F -f pat (LC_ALL=C):          ${gF.ms.toFixed(0)} ms  ${figures.grep.plainFixed.gbps.toFixed(2)} GB/s  ${gF.value} lines`,
+  );
+  log(
+    `grep -c -a -P '\\xde\\xad\\xbe\\xef\\x13':        ${gP.ms.toFixed(0)} ms  ${figures.grep.plainPcre.gbps.toFixed(2)} GB/s  ${gP.value} lines`,
+  );
+  log(
+    `grep -c -a -P '(?s)\\xde\\xad.\\xef\\x13':      ${gW.ms.toFixed(0)} ms  ${figures.grep.wildcardPcre.gbps.toFixed(2)} GB/s  ${gW.value} lines`,
+  );
   log(`grep -o … | wc -l (matches, not lines): plain ${plainMatches}, wildcard ${wildMatches}`);
-  log(`ratio (grep time / imhex time): plain ${figures.ratio.plain.toFixed(2)}× (vs the faster grep), wildcard ${figures.ratio.wildcard.toFixed(2)}×`);
+  log(
+    `ratio (grep time / imhex time): plain ${figures.ratio.plain.toFixed(2)}× (vs the faster grep), wildcard ${figures.ratio.wildcard.toFixed(2)}×`,
+  );
 } else {
   log('grep not found: no comparison');
 }
@@ -203,7 +226,19 @@ const check = (offset, hex) => {
 const oneShot = [];
 for (const offset of offsets(ONE_SHOT_CALLS)) {
   const t0 = now();
-  const r = await run(process.execPath, [BIN, 'call', 'imhex', 'read_bytes', '--offset', String(offset), '--count', '16', '--file', file, '--json']);
+  const r = await run(process.execPath, [
+    BIN,
+    'call',
+    'imhex',
+    'read_bytes',
+    '--offset',
+    String(offset),
+    '--count',
+    '16',
+    '--file',
+    file,
+    '--json',
+  ]);
   oneShot.push(ms(t0));
   check(offset, JSON.parse(r.stdout).structuredContent.hex_data);
 }
@@ -219,7 +254,9 @@ await httpClient.close();
 http.child.kill('SIGTERM');
 
 const stdioClient = new Client({ name: 'imhex-bench', version: '1' });
-await stdioClient.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--plugins', 'imhex'], env, stderr: 'ignore' }));
+await stdioClient.connect(
+  new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--plugins', 'imhex'], env, stderr: 'ignore' }),
+);
 await servedLatency(stdioClient, offsets(20), check);
 const stdioTimes = await servedLatency(stdioClient, offsets(SERVED_CALLS), check);
 await stdioClient.close();

@@ -20,7 +20,9 @@ const ITER = Number(process.env.BENCH_ITER ?? 50);
 const BUILD = REAL
   ? readFileSync(path.join(DATA, 'pob-builds/occvortex-3_26.xml'), 'utf8')
   : '<PathOfBuilding><Build level="90" className="Witch"/><Tree activeSpec="1"><Spec treeVersion="3_26" classId="3" ascendClassId="1" nodes="1,2,3,401,500" masteryEffects="{500,9500}"/></Tree></PathOfBuilding>';
-const OTHER = REAL ? readFileSync(path.join(DATA, 'pob-builds/dual-wield-cospris-coc-3_26.xml'), 'utf8') : BUILD.replace('level="90"', 'level="80"');
+const OTHER = REAL
+  ? readFileSync(path.join(DATA, 'pob-builds/dual-wield-cospris-coc-3_26.xml'), 'utf8')
+  : BUILD.replace('level="90"', 'level="80"');
 
 const now = () => performance.now();
 const pct = (xs, p) => {
@@ -45,7 +47,13 @@ async function series(label, n, action, params) {
   const trip = rows.map((r) => r.ms);
   const lua = rows.map((r) => r.lua);
   const over = rows.map((r) => r.ms - r.lua);
-  const out = { median: r2(pct(trip, 50)), p95: r2(pct(trip, 95)), luaMedian: r2(pct(lua, 50)), overheadMedian: r2(pct(over, 50)), overheadP95: r2(pct(over, 95)) };
+  const out = {
+    median: r2(pct(trip, 50)),
+    p95: r2(pct(trip, 95)),
+    luaMedian: r2(pct(lua, 50)),
+    overheadMedian: r2(pct(over, 50)),
+    overheadP95: r2(pct(over, 95)),
+  };
   console.log(`${label.padEnd(34)} median ${out.median} ms  p95 ${out.p95} ms  (Lua ${out.luaMedian} ms, bridge ${out.overheadMedian} ms)`);
   return { out, rows };
 }
@@ -61,22 +69,33 @@ const loads = await series('later loads', Math.min(ITER, 10), 'load_build_xml', 
 await bridge.call('load_build_xml', { xml: BUILD });
 const ping = await series('ping', ITER, 'ping', {});
 const statsAll = await series('get_stats (all)', ITER, 'get_stats', {});
-const statsFew = await series('get_stats (5 fields)', ITER, 'get_stats', { fields: ['Life', 'EnergyShield', 'TotalEHP', 'CombinedDPS', 'FullDPS'] });
+const statsFew = await series('get_stats (5 fields)', ITER, 'get_stats', {
+  fields: ['Life', 'EnergyShield', 'TotalEHP', 'CombinedDPS', 'FullDPS'],
+});
 const tree = await bridge.call('get_tree', {});
 const ids = tree.nodes;
 const calc = await series('calc_with (remove one node)', ITER, 'calc_with', (i) => ({ removeNodes: [ids[i % ids.length]] }));
 // calc_with reports its own calculator time (luaMs) too; compare the round trip with it.
-const calcRatio = r2(pct(calc.rows.map((r) => r.ms / Math.max(r.result.luaMs, 1e-6)), 50));
+const calcRatio = r2(
+  pct(
+    calc.rows.map((r) => r.ms / Math.max(r.result.luaMs, 1e-6)),
+    50,
+  ),
+);
 console.log(`calc_with round trip / PoB calc time  median ${calcRatio}×`);
 const node = ids[Math.floor(ids.length / 2)];
-const edit = await series('persistent edit + recalc', Math.min(ITER, 20), 'update_tree_delta', (i) => (i % 2 ? { addNodes: [node] } : { removeNodes: [node] }));
+const edit = await series('persistent edit + recalc', Math.min(ITER, 20), 'update_tree_delta', (i) =>
+  i % 2 ? { addNodes: [node] } : { removeNodes: [node] },
+);
 const exportXml = await series('export_build_xml', Math.min(ITER, 20), 'export_build_xml', {});
 
 const status = bridge.status();
 const rssStart = await residentBytes(status.pid);
 for (let i = 0; i < 20; i++) await bridge.call('load_build_xml', { xml: i % 2 ? BUILD : OTHER });
 const rssAfter = await residentBytes(status.pid);
-console.log(`RSS                                 ${Math.round(rssStart / 1048576)} MiB after the benchmark's first loads, ${Math.round(rssAfter / 1048576)} MiB after 20 more loads`);
+console.log(
+  `RSS                                 ${Math.round(rssStart / 1048576)} MiB after the benchmark's first loads, ${Math.round(rssAfter / 1048576)} MiB after 20 more loads`,
+);
 await bridge.close();
 
 const summary = {
@@ -90,7 +109,12 @@ const summary = {
   getStatsAllP95Ms: statsAll.out.p95,
   getStatsFieldsMs: statsFew.out.median,
   calcWithMs: calc.out.median,
-  calcWithLuaMs: r2(pct(calc.rows.map((r) => r.result.luaMs), 50)),
+  calcWithLuaMs: r2(
+    pct(
+      calc.rows.map((r) => r.result.luaMs),
+      50,
+    ),
+  ),
   calcWithRatio: calcRatio,
   editRecalcMs: edit.out.median,
   exportMs: exportXml.out.median,

@@ -37,7 +37,11 @@ async function timeCalls(client, name) {
 async function connectTimes(runs = 5, env = {}) {
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const up = new UpstreamClient({ name: 'bench', target: { kind: 'stdio', command: process.execPath, args: [fixture], env }, logger: silentLogger });
+    const up = new UpstreamClient({
+      name: 'bench',
+      target: { kind: 'stdio', command: process.execPath, args: [fixture], env },
+      logger: silentLogger,
+    });
     const t = now();
     await up.connect();
     times.push(now() - t);
@@ -47,7 +51,11 @@ async function connectTimes(runs = 5, env = {}) {
 }
 
 async function stopTime(env) {
-  const up = new UpstreamClient({ name: 'bench', target: { kind: 'stdio', command: process.execPath, args: [fixture], env }, logger: silentLogger });
+  const up = new UpstreamClient({
+    name: 'bench',
+    target: { kind: 'stdio', command: process.execPath, args: [fixture], env },
+    logger: silentLogger,
+  });
   await up.connect();
   const t = now();
   await up.close();
@@ -61,12 +69,25 @@ const direct = new Client({ name: 'bench', version: '1' });
 await direct.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: 'ignore' }));
 const straight = await timeCalls(direct, 'echo');
 await direct.close();
-console.log(`echo straight to the server:   p50 ${straight.p50} ms, p95 ${straight.p95} ms, ${straight.perSecond} calls/s (${CALLS} calls)`);
+console.log(
+  `echo straight to the server:   p50 ${straight.p50} ms, p95 ${straight.p95} ms, ${straight.perSecond} calls/s (${CALLS} calls)`,
+);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcphost-bench-'));
-writeFileSync(path.join(dir, '.mcprc.json'), JSON.stringify({ servers: { fx: { command: process.execPath, args: [fixture] } }, log: { level: 'error' } }));
+writeFileSync(
+  path.join(dir, '.mcprc.json'),
+  JSON.stringify({ servers: { fx: { command: process.execPath, args: [fixture] } }, log: { level: 'error' } }),
+);
 const proxied = new Client({ name: 'bench', version: '1' });
-await proxied.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve'], cwd: dir, env: { ...process.env, HOME: dir }, stderr: 'ignore' }));
+await proxied.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'serve'],
+    cwd: dir,
+    env: { ...process.env, HOME: dir },
+    stderr: 'ignore',
+  }),
+);
 const through = await timeCalls(proxied, 'fx_echo');
 await proxied.close();
 rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,16 @@ import { fileURLToPath } from 'node:url';
 const CONFORMANCE = '0.1.16';
 const SDK_PIN = '1.32.2'; // the suite asks for ^1.27; pinned to the release it was verified with
 const NODE22 = '22.23.3';
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'logging-set-level'];
+const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'resources-list',
+  'prompts-list',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+  'logging-set-level',
+];
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = path.join(repo, '.cache', 'conformance');
@@ -21,7 +30,10 @@ function npmInstall(dir, pkg) {
   if (existsSync(path.join(dir, '.ok'))) return;
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   writeFileSync(path.join(dir, '.ok'), '');
 }
 
@@ -36,14 +48,32 @@ function node22() {
 
 function suite() {
   const dir = path.join(cache, `suite-${CONFORMANCE}`);
-  npmInstall(dir, { name: 'conformance-runner', private: true, dependencies: { '@modelcontextprotocol/conformance': CONFORMANCE }, overrides: { '@modelcontextprotocol/sdk': SDK_PIN } });
+  npmInstall(dir, {
+    name: 'conformance-runner',
+    private: true,
+    dependencies: { '@modelcontextprotocol/conformance': CONFORMANCE },
+    overrides: { '@modelcontextprotocol/sdk': SDK_PIN },
+  });
   return path.join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 }
 
 function serve() {
-  const child = spawn(process.execPath, [path.join(repo, 'bin/run.js'), 'serve', '--transport', 'http', '--port', '0', '--config', path.join(repo, 'test/fixtures/conformance.mcprc.yaml')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(repo, 'bin/run.js'),
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--config',
+      path.join(repo, 'test/fixtures/conformance.mcprc.yaml'),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`mcphost did not start:\n${stderr}`)), 20_000);
@@ -74,7 +104,11 @@ try {
     } catch {
       // The verdicts are read from checks.json below; a non-zero exit alone says nothing more.
     }
-    const files = existsSync(dir) ? readdirSync(dir).map((d) => path.join(dir, d, 'checks.json')).filter(existsSync) : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .map((d) => path.join(dir, d, 'checks.json'))
+          .filter(existsSync)
+      : [];
     const checks = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')));
     const bad = checks.filter((c) => c.status === 'FAILURE');
     const good = checks.filter((c) => c.status === 'SUCCESS').length;

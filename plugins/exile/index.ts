@@ -3,13 +3,26 @@
 // Arguments are validated here (defaults applied) before they are forwarded.
 import { existsSync } from 'node:fs';
 import * as z from 'zod';
-import { configPath, defineBackend, defineTool, structured, type Backend, type BackendContext, type CallContext, type HealthReport, type ToolResult } from '../../src/backend/index.js';
+import {
+  configPath,
+  defineBackend,
+  defineTool,
+  structured,
+  type Backend,
+  type BackendContext,
+  type CallContext,
+  type HealthReport,
+  type ToolResult,
+} from '../../src/backend/index.js';
 import type { ExileProvider } from './provider.js';
 import { createRemoteProvider, type HudTool, type RemoteProvider } from './remote.js';
 import { evalInput, exploreInput, queryInput } from './schemas.js';
 
 const configSchema = z.object({
-  url: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:5099/mcp').describe('the HUD’s MCP endpoint (remote mode)'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .default('http://127.0.0.1:5099/mcp')
+    .describe('the HUD’s MCP endpoint (remote mode)'),
   snapshot: configPath().optional().describe('a recorded snapshot file: answer from it instead of the live HUD'),
   timeBudgetMs: z.number().int().positive().default(2000).describe('time budget per call in snapshot mode, in milliseconds'),
 });
@@ -90,7 +103,11 @@ export default function exile(): Backend<Config> {
     async health(ctx): Promise<HealthReport> {
       const { snapshot, url } = ctx.config;
       if (snapshot) {
-        if (!existsSync(snapshot)) return { ok: false, message: `snapshot file not found: ${snapshot}: record one with \`mcphost exile:snapshot\`, or fix plugins.exile.snapshot` };
+        if (!existsSync(snapshot))
+          return {
+            ok: false,
+            message: `snapshot file not found: ${snapshot}: record one with \`mcphost exile:snapshot\`, or fix plugins.exile.snapshot`,
+          };
         // Loading is the only way to know the file is a snapshot; a started backend already did.
         if (!provider) {
           try {

@@ -52,19 +52,27 @@ export function createRemoteProvider(options: { url: string; timeoutMs?: number;
     const signal = AbortSignal.any([ctx.signal]);
     try {
       const result = await client.request(
-        (c) => c.callTool({ name: tool, arguments: args as Record<string, unknown> }, { signal, timeout: timeoutMs ?? 24 * 3_600_000, onprogress }),
+        (c) =>
+          c.callTool(
+            { name: tool, arguments: args as Record<string, unknown> },
+            { signal, timeout: timeoutMs ?? 24 * 3_600_000, onprogress },
+          ),
         signal,
       );
       return result as ToolResult;
     } catch (error) {
       if ((error as ToolError).code === 'TIMEOUT') {
-        throw new ToolError(`exile ${tool}: the HUD did not answer within ${timeoutMs} ms (the call was cancelled)`, { code: 'TIMEOUT', cause: error });
+        throw new ToolError(`exile ${tool}: the HUD did not answer within ${timeoutMs} ms (the call was cancelled)`, {
+          code: 'TIMEOUT',
+          cause: error,
+        });
       }
       throw error;
     }
   }
 
-  const data = async (tool: HudTool, args: ExploreArgs | EvalArgs | QueryArgs, ctx: ProviderCallContext) => resultData(tool, await call(tool, args, ctx));
+  const data = async (tool: HudTool, args: ExploreArgs | EvalArgs | QueryArgs, ctx: ProviderCallContext) =>
+    resultData(tool, await call(tool, args, ctx));
 
   return {
     call,

@@ -3,10 +3,7 @@
 import * as z from 'zod';
 
 export const exploreInput = z.object({
-  target: z
-    .string()
-    .default('')
-    .describe('a path (Player.Components), type:<TypeName>, or search:<glob>; "" lists the roots'),
+  target: z.string().default('').describe('a path (Player.Components), type:<TypeName>, or search:<glob>; "" lists the roots'),
   depth: z.number().int().min(0).max(10).default(1).describe('levels of members to expand'),
   includePrivate: z.boolean().default(true).describe('include private fields'),
   limit: z.number().int().min(1).max(10_000).default(50).describe('items shown per collection'),

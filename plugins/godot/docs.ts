@@ -54,7 +54,11 @@ export class GodotDocs {
     this.version ??= await godotVersion(godotBinary!, signal);
     const version = this.version;
     const dump = cachedDump(cacheDir, version);
-    return { docDir: dump ?? `${godotBinary} --doctool (not dumped yet)`, files: dump ? discover(dump).files.length : 0, godotVersion: version };
+    return {
+      docDir: dump ?? `${godotBinary} --doctool (not dumped yet)`,
+      files: dump ? discover(dump).files.length : 0,
+      godotVersion: version,
+    };
   }
 
   /** Class names without building anything: from the index when loaded, else from the file names. */
@@ -85,7 +89,8 @@ export class GodotDocs {
   private async corpus(ctx: LoadContext): Promise<Corpus> {
     const { docDir, godotBinary, cacheDir } = this.settings;
     if (docDir === undefined) this.version ??= await godotVersion(godotBinary!, this.lifetime.signal);
-    const dir = docDir ?? (await dumpDocs(godotBinary!, cacheDir, { version: this.version, signal: this.lifetime.signal, progress: ctx.progress }));
+    const dir =
+      docDir ?? (await dumpDocs(godotBinary!, cacheDir, { version: this.version, signal: this.lifetime.signal, progress: ctx.progress }));
     return discover(dir, (m) => this.logger.warn(m));
   }
 
@@ -104,7 +109,9 @@ export class GodotDocs {
       try {
         saveIndex(this.settings.indexPath, corpus, built);
       } catch (error) {
-        this.logger.warn(`cannot save the index to ${this.settings.indexPath} (${(error as Error).message}); it will be rebuilt next start`);
+        this.logger.warn(
+          `cannot save the index to ${this.settings.indexPath} (${(error as Error).message}); it will be rebuilt next start`,
+        );
       }
     }
     if (this.closed) throw new Error('the godot plugin was stopped');

@@ -7,11 +7,20 @@ declare module 'wink-porter2-stemmer' {
 declare module 'wink-bm25-text-search' {
   type PrepTask = (input: any) => any;
   export interface BM25 {
-    defineConfig(config: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number }; ovFldNames?: string[] }): boolean;
+    defineConfig(config: {
+      fldWeights: Record<string, number>;
+      bm25Params?: { k1?: number; b?: number; k?: number };
+      ovFldNames?: string[];
+    }): boolean;
     definePrepTasks(tasks: PrepTask[], field?: string): number;
     addDoc(doc: Record<string, unknown>, id: string | number): number;
     consolidate(fp?: number): boolean;
-    search(text: string, limit?: number, filter?: (fieldValues: Record<string, unknown>, params: unknown) => boolean, params?: unknown): Array<[string, number]>;
+    search(
+      text: string,
+      limit?: number,
+      filter?: (fieldValues: Record<string, unknown>, params: unknown) => boolean,
+      params?: unknown,
+    ): Array<[string, number]>;
     exportJSON(): string;
     importJSON(json: string): boolean;
     getTotalDocs(): number;

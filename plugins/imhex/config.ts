@@ -42,7 +42,10 @@ export const configEnv = {
   port: 'IMHEX_PORT',
 };
 
-export type ProviderChoice = { kind: 'file'; file: string } | { kind: 'imhex'; host: string; port: number; fileFallbackHint: boolean } | { kind: 'none'; problem: string };
+export type ProviderChoice =
+  | { kind: 'file'; file: string }
+  | { kind: 'imhex'; host: string; port: number; fileFallbackHint: boolean }
+  | { kind: 'none'; problem: string };
 
 /** Which provider the config asks for. `auto` uses the file when one is set, ImHex otherwise. */
 export function chooseProvider(config: ImHexConfig): ProviderChoice {
@@ -50,7 +53,10 @@ export function chooseProvider(config: ImHexConfig): ProviderChoice {
     return { kind: 'imhex', host: config.host, port: config.port, fileFallbackHint: config.mode === 'auto' };
   }
   if (!config.file) {
-    return { kind: 'none', problem: 'plugins.imhex.mode is "file" but no file is set: set plugins.imhex.file (or IMHEX_FILE, or --file on mcphost call imhex)' };
+    return {
+      kind: 'none',
+      problem: 'plugins.imhex.mode is "file" but no file is set: set plugins.imhex.file (or IMHEX_FILE, or --file on mcphost call imhex)',
+    };
   }
   return { kind: 'file', file: config.file };
 }

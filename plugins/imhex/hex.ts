@@ -14,14 +14,20 @@ export interface Pattern {
 
 function compact(field: string, text: string): string {
   const s = text.replace(/\s+/g, '');
-  if (s === '') throw invalidParams(field, text === '' ? 'is empty: give at least one byte as two hex digits' : 'has only whitespace: give at least one byte as two hex digits');
+  if (s === '')
+    throw invalidParams(
+      field,
+      text === '' ? 'is empty: give at least one byte as two hex digits' : 'has only whitespace: give at least one byte as two hex digits',
+    );
   return s;
 }
 
 function badCharacter(field: string, text: string, allowed: string) {
   const at = [...text].findIndex((c) => !allowed.includes(c.toLowerCase()) && !/\s/.test(c));
   const c = [...text][at];
-  return invalidParams(field, `${JSON.stringify(c)} at position ${at} is not a hex digit${allowed.includes('?') ? ' or ??' : ''}`, { position: at });
+  return invalidParams(field, `${JSON.stringify(c)} at position ${at} is not a hex digit${allowed.includes('?') ? ' or ??' : ''}`, {
+    position: at,
+  });
 }
 
 const HEX = '0123456789abcdef';
@@ -38,7 +44,8 @@ export function parseHexData(field: string, text: string): Buffer {
 export function parsePattern(field: string, text: string): Pattern {
   const s = compact(field, text);
   if (!/^[0-9a-fA-F?]*$/.test(s)) throw badCharacter(field, text, `${HEX}?`);
-  if (s.length % 2 !== 0) throw invalidParams(field, `has an odd number of hex digits (${s.length}): every byte needs two (?? for any byte)`);
+  if (s.length % 2 !== 0)
+    throw invalidParams(field, `has an odd number of hex digits (${s.length}): every byte needs two (?? for any byte)`);
   const n = s.length / 2;
   const bytes = Buffer.alloc(n);
   const mask = new Uint8Array(n);
@@ -51,7 +58,10 @@ export function parsePattern(field: string, text: string): Pattern {
       parts.push('??');
       continue;
     }
-    if (pair.includes('?')) throw invalidParams(field, `${JSON.stringify(pair)} (byte ${i}) mixes a hex digit with ?: a wildcard is a whole byte, ??`, { position: 2 * i });
+    if (pair.includes('?'))
+      throw invalidParams(field, `${JSON.stringify(pair)} (byte ${i}) mixes a hex digit with ?: a wildcard is a whole byte, ??`, {
+        position: 2 * i,
+      });
     bytes[i] = parseInt(pair, 16);
     mask[i] = 1;
     parts.push(pair.toLowerCase());

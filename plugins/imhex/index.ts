@@ -13,7 +13,12 @@ export function createProvider(ctx: BackendContext<ImHexConfig>): ImHexProvider 
   const choice = chooseProvider(config);
   if (choice.kind === 'none') throw new UnavailableError(choice.problem);
   if (choice.kind === 'file') {
-    return new FileProvider({ file: choice.file, writable: config.writable, allowGrow: config.allowGrow, chunkBytes: config.searchChunkBytes });
+    return new FileProvider({
+      file: choice.file,
+      writable: config.writable,
+      allowGrow: config.allowGrow,
+      chunkBytes: config.searchChunkBytes,
+    });
   }
   return new RemoteProvider({
     host: choice.host,
@@ -21,7 +26,9 @@ export function createProvider(ctx: BackendContext<ImHexConfig>): ImHexProvider 
     connectTimeoutMs: config.connectTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
     logger: ctx.logger,
-    unreachableHint: choice.fileFallbackHint ? ' (Or work on a local file: set plugins.imhex.file, or pass --file FILE to mcphost call imhex.)' : undefined,
+    unreachableHint: choice.fileFallbackHint
+      ? ' (Or work on a local file: set plugins.imhex.file, or pass --file FILE to mcphost call imhex.)'
+      : undefined,
   });
 }
 
@@ -34,7 +41,8 @@ export default function imhex() {
   return defineBackend<ImHexConfig>({
     name: 'imhex',
     version: '0.1.0',
-    description: 'Hex editing: selection, read/write bytes, pattern search, offset info and hexdump, on ImHex (MCP Integration, TCP 61100) or a local file',
+    description:
+      'Hex editing: selection, read/write bytes, pattern search, offset info and hexdump, on ImHex (MCP Integration, TCP 61100) or a local file',
     configSchema,
     env: configEnv,
     tools: imhexTools(providerFor),

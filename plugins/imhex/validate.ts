@@ -11,7 +11,9 @@ export function checkOffset(field: string, value: number): number {
 export function checkCount(field: string, value: number, limit: number): number {
   if (value < 0) throw invalidParams(field, `must be 0 or more, got ${value}`);
   if (value > limit) {
-    throw invalidParams(field, `${value} is over the limit of ${limit} bytes per call: read in parts, or raise plugins.imhex.maxBytes`, { limit });
+    throw invalidParams(field, `${value} is over the limit of ${limit} bytes per call: read in parts, or raise plugins.imhex.maxBytes`, {
+      limit,
+    });
   }
   return value;
 }

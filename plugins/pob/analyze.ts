@@ -138,7 +138,10 @@ function treeOf(root: XmlElement): TreeInfo {
     .split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
-  const masteryEffects = [...(attr(spec, 'masteryEffects') ?? '').matchAll(/\{(\d+),(\d+)\}/g)].map((m) => ({ mastery: Number(m[1]), effect: Number(m[2]) }));
+  const masteryEffects = [...(attr(spec, 'masteryEffects') ?? '').matchAll(/\{(\d+),(\d+)\}/g)].map((m) => ({
+    mastery: Number(m[1]),
+    effect: Number(m[2]),
+  }));
   const jewels = children(child(spec, 'Sockets'), 'Socket')
     .map((s) => ({ nodeId: numberAttr(s, 'nodeId') ?? 0, itemId: numberAttr(s, 'itemId') ?? 0 }))
     .filter((s) => s.nodeId > 0 && s.itemId > 0);

@@ -105,9 +105,16 @@ export class PobBridge {
       if (!(error instanceof ProcessError)) throw error;
       if (error.code === 'SPAWN' || error.code === 'NOT_READY' || error.code === 'START_TIMEOUT') throw this.startError(error);
       if (error.code === 'TIMEOUT' || error.code === 'EXITED') {
-        if (this.loaded) this.lost = error.code === 'TIMEOUT' ? `PoB timed out on ${String(message.action)} and was restarted` : `PoB exited during ${String(message.action)}`;
+        if (this.loaded)
+          this.lost =
+            error.code === 'TIMEOUT'
+              ? `PoB timed out on ${String(message.action)} and was restarted`
+              : `PoB exited during ${String(message.action)}`;
         this.loaded = false;
-        throw new ToolError(error.message, { code: error.code === 'TIMEOUT' ? 'LUA_TIMEOUT' : 'LUA_EXITED', data: { exitCode: error.exitCode, signal: error.signal, stderr: error.stderr } });
+        throw new ToolError(error.message, {
+          code: error.code === 'TIMEOUT' ? 'LUA_TIMEOUT' : 'LUA_EXITED',
+          data: { exitCode: error.exitCode, signal: error.signal, stderr: error.stderr },
+        });
       }
       if (error.code === 'CLOSED') throw new UnavailableError('the PoB bridge is shut down');
       throw error;
@@ -116,7 +123,12 @@ export class PobBridge {
 
   private viaTcp(message: JsonMessage, options: CallOptions): Promise<JsonMessage> {
     const link = linkOf(this.config) as { host: string; port: number };
-    this.tcp ??= new NdjsonTcpClient({ host: link.host, port: link.port, connectTimeoutMs: 3_000, requestTimeoutMs: this.config.timeoutMs });
+    this.tcp ??= new NdjsonTcpClient({
+      host: link.host,
+      port: link.port,
+      connectTimeoutMs: 3_000,
+      requestTimeoutMs: this.config.timeoutMs,
+    });
     const client = this.tcp;
     // PoB is single-threaded: one request at a time over the connection too.
     const run = this.tcpQueue.then(async () => {
@@ -130,9 +142,13 @@ export class PobBridge {
           );
         }
         if (error instanceof PeerError && error.code === 'TIMEOUT') {
-          throw new ToolError(`PoB at ${link.host}:${link.port} gave no answer to ${String(message.action)} within ${this.config.timeoutMs} ms; the connection was closed`, { code: 'LUA_TIMEOUT' });
+          throw new ToolError(
+            `PoB at ${link.host}:${link.port} gave no answer to ${String(message.action)} within ${this.config.timeoutMs} ms; the connection was closed`,
+            { code: 'LUA_TIMEOUT' },
+          );
         }
-        if (error instanceof PeerError && error.code === 'CLOSED') throw new UnavailableError(`${error.message}: is PoB still running?`, { cause: error });
+        if (error instanceof PeerError && error.code === 'CLOSED')
+          throw new UnavailableError(`${error.message}: is PoB still running?`, { cause: error });
         throw error;
       }
     });
@@ -142,7 +158,8 @@ export class PobBridge {
 
   private spawnProcess(): JsonLinesProcess {
     const check = checkPobPath(this.config.pobPath);
-    if (!check.ok) throw new UnavailableError(`PoB cannot start: ${check.problem}`, { data: { missing: check.missing, pobPath: check.path } });
+    if (!check.ok)
+      throw new UnavailableError(`PoB cannot start: ${check.problem}`, { data: { missing: check.missing, pobPath: check.path } });
     if (this.process) return this.process;
     const { cwd, env, script } = spawnEnvironment(check.path!);
     const { config } = this;
@@ -166,10 +183,12 @@ export class PobBridge {
           return answer.ok ? (answer.result as { xml: string }).xml : undefined;
         },
         restore: async (send, saved) => {
-          const answer = (await send({ action: 'load_build_xml', params: { xml: saved, name: 'mcphost' } }, config.timeoutMs * 2).catch((error: Error) => ({
-            ok: false,
-            error: { message: error.message },
-          }))) as Answer;
+          const answer = (await send({ action: 'load_build_xml', params: { xml: saved, name: 'mcphost' } }, config.timeoutMs * 2).catch(
+            (error: Error) => ({
+              ok: false,
+              error: { message: error.message },
+            }),
+          )) as Answer;
           if (!answer.ok) {
             this.loaded = false;
             this.lost = `PoB was restarted and could not reload it (${answer.error?.message})`;
@@ -186,11 +205,15 @@ export class PobBridge {
     const tail = error.stderr.length ? `\nlast stderr lines:\n${error.stderr.join('\n')}` : '';
     const detail = error.detail as { error?: { code?: string; message?: string } } | undefined;
     let message: string;
-    if (error.code === 'SPAWN') message = `cannot run \`${cmd}\` (${String(error.detail ?? error.message)}): ${INSTALL_HINT}, or set plugins.pob.cmd (POB_CMD) to the luajit binary`;
-    else if (error.code === 'START_TIMEOUT') message = `${error.message}; raise plugins.pob.startTimeoutMs (POB_START_TIMEOUT_MS) if the machine is slow${tail}`;
+    if (error.code === 'SPAWN')
+      message = `cannot run \`${cmd}\` (${String(error.detail ?? error.message)}): ${INSTALL_HINT}, or set plugins.pob.cmd (POB_CMD) to the luajit binary`;
+    else if (error.code === 'START_TIMEOUT')
+      message = `${error.message}; raise plugins.pob.startTimeoutMs (POB_START_TIMEOUT_MS) if the machine is slow${tail}`;
     else if (detail?.error?.code === 'NO_ZLIB') message = detail.error.message ?? INSTALL_HINT;
-    else if (detail?.error?.code === 'POB_INIT') message = `${detail.error.message}; check that ${pobPath} is an intact Path of Building Community checkout${tail}`;
-    else message = `PoB did not start: ${error.message}; check that ${pobPath} is an intact Path of Building Community checkout and that ${INSTALL_HINT}`;
+    else if (detail?.error?.code === 'POB_INIT')
+      message = `${detail.error.message}; check that ${pobPath} is an intact Path of Building Community checkout${tail}`;
+    else
+      message = `PoB did not start: ${error.message}; check that ${pobPath} is an intact Path of Building Community checkout and that ${INSTALL_HINT}`;
     return new UnavailableError(message, { cause: error, data: { code: error.code, exitCode: error.exitCode, stderr: error.stderr } });
   }
 

@@ -41,19 +41,27 @@ function looksLikePath(text: string): boolean {
 /** Turns a build argument into XML text (not yet checked to be a PoB document). */
 export function readBuildText(input: string, field = 'build'): BuildText {
   const text = input.trim();
-  if (text === '') throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
+  if (text === '')
+    throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
   const file = fileAt(text);
   if (file) {
     const size = statSync(file).size;
-    if (size > MAX_FILE_BYTES) throw new ToolError(`${field}: ${file} is ${size} bytes, more than a build file can be`, { code: 'BAD_BUILD', data: { field, file } });
+    if (size > MAX_FILE_BYTES)
+      throw new ToolError(`${field}: ${file} is ${size} bytes, more than a build file can be`, {
+        code: 'BAD_BUILD',
+        data: { field, file },
+      });
     const content = readFileSync(file, 'utf8').trim();
     if (isXml(content)) return { xml: content, source: 'file', file };
     if (looksLikeShareCode(content)) return { xml: decodeShareCode(content, `${field} (${file})`), source: 'file', file };
     throw new ToolError(`${field}: ${file} holds neither build XML nor a share code`, { code: 'BAD_BUILD', data: { field, file } });
   }
   if (/^https?:\/\//i.test(text)) {
-    throw new ToolError(`${field}: build links are not fetched (${text}); open the link and pass the share code or the XML`, { code: 'BAD_BUILD', data: { field } });
+    throw new ToolError(`${field}: build links are not fetched (${text}); open the link and pass the share code or the XML`, {
+      code: 'BAD_BUILD',
+      data: { field },
+    });
   }
   if (looksLikePath(text) && !looksLikeShareCode(text)) {
     throw new ToolError(`${field}: no such file: ${path.resolve(text)}`, { code: 'NOT_FOUND', data: { field, file: path.resolve(text) } });

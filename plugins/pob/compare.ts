@@ -79,7 +79,11 @@ function gemChanges(a: BuildAnalysis, b: BuildAnalysis) {
       const x = la[i];
       const y = lb[i];
       if (x.level !== y.level || x.quality !== y.quality || x.enabled !== y.enabled) {
-        changed.push({ name, a: { level: x.level, quality: x.quality, enabled: x.enabled }, b: { level: y.level, quality: y.quality, enabled: y.enabled } });
+        changed.push({
+          name,
+          a: { level: x.level, quality: x.quality, enabled: x.enabled },
+          b: { level: y.level, quality: y.quality, enabled: y.enabled },
+        });
       }
     }
   }
@@ -87,7 +91,8 @@ function gemChanges(a: BuildAnalysis, b: BuildAnalysis) {
 }
 
 function itemChanges(a: BuildAnalysis, b: BuildAnalysis): ItemChange[] {
-  const bySlot = (build: BuildAnalysis) => new Map<string, EquippedItem>([...build.items.equipped, ...build.items.jewels].map((i) => [i.slot, i]));
+  const bySlot = (build: BuildAnalysis) =>
+    new Map<string, EquippedItem>([...build.items.equipped, ...build.items.jewels].map((i) => [i.slot, i]));
   const ia = bySlot(a);
   const ib = bySlot(b);
   const out: ItemChange[] = [];

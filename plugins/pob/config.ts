@@ -19,13 +19,17 @@ export const configSchema = z.object({
     .int()
     .min(0)
     .default(50)
-    .describe('restart the Lua process after this many build loads, carrying the current build over; 0 = never (env POB_RESTART_AFTER_LOADS)'),
+    .describe(
+      'restart the Lua process after this many build loads, carrying the current build over; 0 = never (env POB_RESTART_AFTER_LOADS)',
+    ),
   maxRssMb: z
     .number()
     .int()
     .min(0)
     .default(1024)
-    .describe('restart the Lua process when its resident memory exceeds this many MiB, carrying the current build over; 0 = no limit (env POB_MAX_RSS_MB)'),
+    .describe(
+      'restart the Lua process when its resident memory exceeds this many MiB, carrying the current build over; 0 = no limit (env POB_MAX_RSS_MB)',
+    ),
   tcp: z
     .object({
       host: z.string().min(1).default('127.0.0.1').describe('host of a PoB GUI running the JSON-lines API (env POB_API_TCP)'),

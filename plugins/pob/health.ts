@@ -8,7 +8,8 @@ import { checkPobPath, INSTALL_HINT } from './pob-files.js';
 
 async function luajitVersion(cmd: string): Promise<{ version?: string; problem?: string }> {
   const run = await execa(cmd, ['-v'], { reject: false, timeout: 3_000, stdin: 'ignore' });
-  if (run.failed && run.exitCode === undefined) return { problem: `\`${cmd}\` cannot be run (${run.code ?? run.shortMessage}): ${INSTALL_HINT}, or set plugins.pob.cmd (POB_CMD)` };
+  if (run.failed && run.exitCode === undefined)
+    return { problem: `\`${cmd}\` cannot be run (${run.code ?? run.shortMessage}): ${INSTALL_HINT}, or set plugins.pob.cmd (POB_CMD)` };
   const text = `${run.stdout}${run.stderr}`.trim().split('\n')[0] ?? '';
   return { version: text.replace(/\s+--.*$/, '') || `${cmd} (version unknown)` };
 }

@@ -13,7 +13,8 @@ export default function createPobBackend(): Backend<PobConfig> {
   return defineBackend<PobConfig>({
     name: 'pob',
     version: '0.1.0',
-    description: 'Path of Building builds: read, compare and encode build XML and share codes; live stats, tree edits and what-ifs through PoB itself (luajit)',
+    description:
+      'Path of Building builds: read, compare and encode build XML and share codes; live stats, tree edits and what-ifs through PoB itself (luajit)',
     configSchema,
     env: configEnv,
     tools: (ctx) => {

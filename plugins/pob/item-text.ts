@@ -50,7 +50,12 @@ export function parseItemText(raw: string): ItemSummary {
   if (rarityLine) i++;
   const name = lines[i++] ?? '';
   let base: string | undefined;
-  if ((rarity === 'RARE' || rarity === 'UNIQUE' || rarity === 'RELIC') && lines[i] !== undefined && !/^[A-Za-z][A-Za-z ]*:\s/.test(lines[i])) base = lines[i++];
+  if (
+    (rarity === 'RARE' || rarity === 'UNIQUE' || rarity === 'RELIC') &&
+    lines[i] !== undefined &&
+    !/^[A-Za-z][A-Za-z ]*:\s/.test(lines[i])
+  )
+    base = lines[i++];
   const properties: Record<string, string> = {};
   let implicitCount: number | undefined;
   for (; i < lines.length; i++) {

@@ -14,7 +14,11 @@ const nodeIds = (what: string) => z.array(z.number().int().positive()).describe(
 const masteryEffects = z
   .record(z.string().regex(/^\d+$/, 'a mastery node id'), z.number().int().nonnegative())
   .describe('mastery node id → chosen effect id, e.g. {"53738": 48385}');
-const fields = z.array(z.string().min(1)).min(1).optional().describe('stat names to report (PoB names such as Life, TotalEHP, CombinedDPS, Minion.Life); default: a headline set');
+const fields = z
+  .array(z.string().min(1))
+  .min(1)
+  .optional()
+  .describe('stat names to report (PoB names such as Life, TotalEHP, CombinedDPS, Minion.Life); default: a headline set');
 
 const reads = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const edits = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
@@ -27,7 +31,8 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
     defineTool({
       name: 'lua_start',
       title: 'Start PoB',
-      description: 'Starts the Path of Building Lua process (or connects to the PoB GUI) and reports its version; other pob_lua_* tools start it on demand.',
+      description:
+        'Starts the Path of Building Lua process (or connects to the PoB GUI) and reports its version; other pob_lua_* tools start it on demand.',
       input: z.object({}),
       annotations: { ...reads, idempotentHint: true },
       handler: async (_args, ctx) => {
@@ -69,12 +74,14 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description: "PoB's computed stats of the loaded build: every numeric stat (600-700), or the named fields.",
       input: z.object({ fields, display: z.boolean().optional().describe("also list PoB's sidebar stats with their labels") }),
       annotations: reads,
-      handler: ({ fields: f, display }, ctx) => call('get_stats', { ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx.signal),
+      handler: ({ fields: f, display }, ctx) =>
+        call('get_stats', { ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx.signal),
     }),
     defineTool({
       name: 'lua_get_tree',
       title: 'PoB passive tree',
-      description: 'The passive tree of the loaded build: version, class, ascendancy, allocated node ids, masteries, keystones and notables, jewels, points, tree URL.',
+      description:
+        'The passive tree of the loaded build: version, class, ascendancy, allocated node ids, masteries, keystones and notables, jewels, points, tree URL.',
       input: z.object({}),
       annotations: reads,
       handler: (_args, ctx) => call('get_tree', {}, ctx.signal),
@@ -84,12 +91,21 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       title: 'Replace the passive tree',
       description: 'Sets the exact allocated node set (and class, ascendancy, masteries), recalculates, and reports what changed.',
       input: z.object({
-        classId: z.number().int().min(0).max(6).describe('class id (0 Scion, 1 Marauder, 2 Ranger, 3 Witch, 4 Duelist, 5 Templar, 6 Shadow)'),
+        classId: z
+          .number()
+          .int()
+          .min(0)
+          .max(6)
+          .describe('class id (0 Scion, 1 Marauder, 2 Ranger, 3 Witch, 4 Duelist, 5 Templar, 6 Shadow)'),
         ascendClassId: z.number().int().min(0).describe('ascendancy id within the class (0 = none)'),
         secondaryAscendClassId: z.number().int().min(0).optional().describe('secondary ascendancy id (0 = none)'),
         nodes: nodeIds('allocated node ids'),
         masteryEffects: masteryEffects.optional(),
-        treeVersion: z.string().regex(/^\d+_\d+(_\w+)?$/, 'a tree version such as 3_26').optional().describe('tree version such as 3_26 (default: the build’s)'),
+        treeVersion: z
+          .string()
+          .regex(/^\d+_\d+(_\w+)?$/, 'a tree version such as 3_26')
+          .optional()
+          .describe('tree version such as 3_26 (default: the build’s)'),
         fields,
       }),
       annotations: edits,
@@ -101,8 +117,15 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description:
         'Allocates nodes along their shortest path and deallocates nodes with what depends on them (as clicking in PoB does), sets mastery effects, recalculates, and reports what changed.',
       input: z
-        .object({ addNodes: nodeIds('node ids to allocate').optional(), removeNodes: nodeIds('node ids to deallocate').optional(), masteryEffects: masteryEffects.optional(), fields })
-        .refine((a) => a.addNodes?.length || a.removeNodes?.length || Object.keys(a.masteryEffects ?? {}).length, { message: 'give addNodes, removeNodes or masteryEffects' }),
+        .object({
+          addNodes: nodeIds('node ids to allocate').optional(),
+          removeNodes: nodeIds('node ids to deallocate').optional(),
+          masteryEffects: masteryEffects.optional(),
+          fields,
+        })
+        .refine((a) => a.addNodes?.length || a.removeNodes?.length || Object.keys(a.masteryEffects ?? {}).length, {
+          message: 'give addNodes, removeNodes or masteryEffects',
+        }),
       annotations: edits,
       handler: (args, ctx) => call('update_tree_delta', args, ctx.signal),
     }),
@@ -131,13 +154,17 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       handler: async (_args, ctx) => {
         const { xml } = (await call('export_build_xml', {}, ctx.signal)) as { xml: string };
         const code = encodeShareCode(xml);
-        return structured({ code, xml }, `share code (${code.length} characters; the XML, ${xml.length} characters, is in the structured result):\n${code}`);
+        return structured(
+          { code, xml },
+          `share code (${code.length} characters; the XML, ${xml.length} characters, is in the structured result):\n${code}`,
+        );
       },
     }),
     defineTool({
       name: 'lua_get_build_info',
       title: 'Build info',
-      description: 'Class, ascendancy, level, bandit/pantheon, main skill, socket groups with gems, and equipped items of the loaded build, as PoB sees them.',
+      description:
+        'Class, ascendancy, level, bandit/pantheon, main skill, socket groups with gems, and equipped items of the loaded build, as PoB sees them.',
       input: z.object({}),
       annotations: reads,
       handler: (_args, ctx) => call('get_build_info', {}, ctx.signal),
@@ -161,7 +188,8 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
     defineTool({
       name: 'lua_set_config',
       title: 'Change configuration',
-      description: 'Sets configuration inputs by their PoB variable names (null clears one), recalculates, and reports what changed. Unknown names or wrong types change nothing.',
+      description:
+        'Sets configuration inputs by their PoB variable names (null clears one), recalculates, and reports what changed. Unknown names or wrong types change nothing.',
       input: z.object({
         input: z
           .record(z.string().min(1), z.union([z.boolean(), z.number(), z.string(), z.null()]))
@@ -197,4 +225,3 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
   for (const tool of tools) (tool as ToolDef).timeoutMs = timeoutMs;
   return tools as ToolDef<PobConfig, any>[];
 }
-

@@ -23,7 +23,9 @@ export function checkPobPath(pobPath: string | undefined): PobPathCheck {
   if (!pobPath) return { ok: false, missing: REQUIRED_FILES, problem: `pobPath is not set: ${PATH_HINT}` };
   const missing = REQUIRED_FILES.filter((f) => !existsSync(path.join(pobPath, f)));
   if (missing.length > 0) {
-    const what = existsSync(pobPath) ? `${pobPath} is not a Path of Building checkout: it lacks ${missing.join(', ')}` : `pobPath ${pobPath} does not exist`;
+    const what = existsSync(pobPath)
+      ? `${pobPath} is not a Path of Building checkout: it lacks ${missing.join(', ')}`
+      : `pobPath ${pobPath} does not exist`;
     return { ok: false, path: pobPath, missing, problem: `${what}; ${PATH_HINT}` };
   }
   return { ok: true, path: pobPath, missing, version: pobVersion(pobPath) };
@@ -51,7 +53,10 @@ export function luaDir(): string {
 }
 
 /** How the server is spawned: cwd `<pob>/src`, our Lua first on LUA_PATH, no `CI` (PoB reads it). */
-export function spawnEnvironment(pobPath: string, base: NodeJS.ProcessEnv = process.env): { cwd: string; env: Record<string, string | undefined>; script: string } {
+export function spawnEnvironment(
+  pobPath: string,
+  base: NodeJS.ProcessEnv = process.env,
+): { cwd: string; env: Record<string, string | undefined>; script: string } {
   const dir = luaDir();
   const env: Record<string, string | undefined> = { ...base, LUA_PATH: `${dir}/?.lua;../runtime/lua/?.lua;../runtime/lua/?/init.lua;;` };
   delete env.CI;

@@ -27,11 +27,14 @@ export function decodeShareCode(code: string, field = 'code'): string {
   try {
     xml = unzipSync(bytes, { maxOutputLength: MAX_XML_BYTES });
   } catch (error) {
-    throw new ToolError(`${field}: not a share code: the base64 decodes to ${bytes.length} bytes that are not zlib data (${(error as Error).message})`, {
-      code: 'BAD_SHARE_CODE',
-      data: { field, reason: 'not zlib' },
-      cause: error,
-    });
+    throw new ToolError(
+      `${field}: not a share code: the base64 decodes to ${bytes.length} bytes that are not zlib data (${(error as Error).message})`,
+      {
+        code: 'BAD_SHARE_CODE',
+        data: { field, reason: 'not zlib' },
+        cause: error,
+      },
+    );
   }
   return xml.toString('utf8');
 }

@@ -37,7 +37,9 @@ export async function verifyBuild(bridge: PobBridge, build: string, tolerance: n
   for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;
   const names = Object.keys(saved);
   if (names.length === 0) {
-    throw new ToolError('build: it has no saved <PlayerStat> values to compare with (PoB writes them when it saves a build)', { code: 'NO_SAVED_STATS' });
+    throw new ToolError('build: it has no saved <PlayerStat> values to compare with (PoB writes them when it saves a build)', {
+      code: 'NO_SAVED_STATS',
+    });
   }
   await bridge.call('load_build_xml', { xml: parsed.xml, name: 'verify' }, { signal });
   const { stats } = await bridge.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, { signal });

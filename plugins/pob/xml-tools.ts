@@ -9,7 +9,10 @@ import { encodeShareCode } from './share-code.js';
 import { parseBuildXml } from './xml.js';
 
 const buildArg = (what: string) =>
-  z.string().min(1).describe(`${what}: build XML, a share code (URL-safe base64 of zlib-deflated XML), or the path of a file holding either`);
+  z
+    .string()
+    .min(1)
+    .describe(`${what}: build XML, a share code (URL-safe base64 of zlib-deflated XML), or the path of a file holding either`);
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
@@ -18,7 +21,9 @@ export const xmlTools = [
     name: 'decode',
     title: 'Decode a PoB share code',
     description: 'Turns a Path of Building share code (or a file holding one) into the build XML.',
-    input: z.object({ code: z.string().min(1).describe('share code (URL-safe base64 of zlib-deflated build XML), or the path of a file holding one') }),
+    input: z.object({
+      code: z.string().min(1).describe('share code (URL-safe base64 of zlib-deflated build XML), or the path of a file holding one'),
+    }),
     annotations: readOnly,
     handler: ({ code }) => {
       const build = readBuild(code, 'code');
@@ -33,7 +38,8 @@ export const xmlTools = [
     annotations: readOnly,
     handler: ({ xml }) => {
       const text = readBuildText(xml, 'xml');
-      if (text.source === 'code') throw new ToolError('xml: this is already a share code; pass build XML (or decode it first with pob_decode)', { code: 'BAD_XML' });
+      if (text.source === 'code')
+        throw new ToolError('xml: this is already a share code; pass build XML (or decode it first with pob_decode)', { code: 'BAD_XML' });
       parseBuildXml(text.xml, 'xml');
       return encodeShareCode(text.xml);
     },
@@ -54,7 +60,8 @@ export const xmlTools = [
   defineTool({
     name: 'compare_builds',
     title: 'Compare two PoB builds',
-    description: 'Differences between two builds as saved: stat deltas (<PlayerStat>), tree nodes added/removed, gems and items changed, config changes.',
+    description:
+      'Differences between two builds as saved: stat deltas (<PlayerStat>), tree nodes added/removed, gems and items changed, config changes.',
     input: z.object({ a: buildArg('the first build'), b: buildArg('the second build') }),
     annotations: readOnly,
     handler: ({ a, b }) => {

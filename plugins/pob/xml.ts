@@ -32,10 +32,13 @@ export function parseBuildXml(xml: string, field = 'build'): XmlElement {
   const rootName = Object.keys(doc).find((k) => k !== '?xml');
   const root = rootName === 'PathOfBuilding' ? (doc.PathOfBuilding as XmlElement[])[0] : undefined;
   if (!root) {
-    throw new ToolError(`${field}: not a Path of Building document: the root element is <${rootName ?? 'none'}>, expected <PathOfBuilding>`, {
-      code: 'NOT_A_BUILD',
-      data: { field, root: rootName },
-    });
+    throw new ToolError(
+      `${field}: not a Path of Building document: the root element is <${rootName ?? 'none'}>, expected <PathOfBuilding>`,
+      {
+        code: 'NOT_A_BUILD',
+        data: { field, root: rootName },
+      },
+    );
   }
   return typeof root === 'object' ? root : {};
 }
@@ -77,7 +80,12 @@ export function boolAttr(element: XmlElement | undefined, name: string, fallback
  * The active entry of a set list (`<Tree activeSpec>`, `<Skills activeSkillSet>`, …): by `id`
  * when the entries carry one, else by position (1-based). Old builds without sets return the parent.
  */
-export function activeEntry(parent: XmlElement | undefined, setName: string, activeAttr: string, byPosition = false): XmlElement | undefined {
+export function activeEntry(
+  parent: XmlElement | undefined,
+  setName: string,
+  activeAttr: string,
+  byPosition = false,
+): XmlElement | undefined {
   const sets = children(parent, setName);
   if (sets.length === 0) return parent;
   const active = attr(parent, activeAttr) ?? '1';

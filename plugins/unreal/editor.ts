@@ -60,7 +60,10 @@ async function post<T>(base: string, path: string, method: string, params: Recor
     throw new UnavailableError(notReachable(base, fetchReason(error)), { cause: error });
   }
   const text = await res.text();
-  if (!res.ok) throw new ToolError(`Unreal Editor: POST ${path} answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, { code: 'EDITOR_HTTP' });
+  if (!res.ok)
+    throw new ToolError(`Unreal Editor: POST ${path} answered HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`, {
+      code: 'EDITOR_HTTP',
+    });
   let body: { result?: T; error?: { code: number; message: string; data?: unknown } };
   try {
     body = JSON.parse(text);

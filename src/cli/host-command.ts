@@ -21,8 +21,16 @@ export function pluginsFlag(purpose = '') {
 
 export abstract class HostCommand extends Command {
   static override baseFlags = {
-    config: Flags.string({ char: 'c', description: 'config file to use instead of searching for .mcprc (env MCPHOST_CONFIG)', helpGroup: 'GLOBAL' }),
-    'log-level': Flags.option({ options: ['error', 'warn', 'info', 'debug'] as const, description: 'stderr log level (env MCPHOST_LOG_LEVEL)', helpGroup: 'GLOBAL' })(),
+    config: Flags.string({
+      char: 'c',
+      description: 'config file to use instead of searching for .mcprc (env MCPHOST_CONFIG)',
+      helpGroup: 'GLOBAL',
+    }),
+    'log-level': Flags.option({
+      options: ['error', 'warn', 'info', 'debug'] as const,
+      description: 'stderr log level (env MCPHOST_LOG_LEVEL)',
+      helpGroup: 'GLOBAL',
+    })(),
   };
 
   protected hostOptions(flags: { config?: string; 'log-level'?: LogLevel }, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
@@ -45,7 +53,10 @@ export abstract class HostCommand extends Command {
   }
 
   protected splitPlugins(value: string | undefined): string[] | undefined {
-    const names = value?.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = value
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return names && names.length > 0 ? names : undefined;
   }
 

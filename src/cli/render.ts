@@ -33,7 +33,12 @@ export function columns(rows: string[][], gap = 2): string {
   if (rows.length === 0) return '';
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows
-    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + gap))).join('').trimEnd())
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + gap)))
+        .join('')
+        .trimEnd(),
+    )
     .join('\n');
 }
 

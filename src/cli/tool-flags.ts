@@ -104,7 +104,10 @@ function shapeOf(name: string, s: JsonSchema, required: boolean): ParamShape {
 }
 
 export function kebab(name: string): string {
-  return name.replace(/_/g, '-').replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return name
+    .replace(/_/g, '-')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase();
 }
 
 function findParam(params: ParamShape[], flag: string): { param: ParamShape; negated: boolean } | undefined {

@@ -12,7 +12,11 @@ export function toolHelp(bin: string, plugin: string, tool: PublishedTool, setti
     })
     .join(' ');
   const rows = params.map((p) => {
-    const notes = [p.required ? 'required' : undefined, p.default !== undefined ? `default ${JSON.stringify(p.default)}` : undefined, p.kinds.has('array') ? 'repeatable' : undefined]
+    const notes = [
+      p.required ? 'required' : undefined,
+      p.default !== undefined ? `default ${JSON.stringify(p.default)}` : undefined,
+      p.kinds.has('array') ? 'repeatable' : undefined,
+    ]
       .filter(Boolean)
       .join(', ');
     return [`  --${kebab(p.name)} <${typeLabel(p)}>`, `${p.description ?? ''}${notes ? ` (${notes})` : ''}`];

@@ -10,7 +10,7 @@ import { runOneShot } from '../core/one-shot.js';
 export default class Call extends HostCommand {
   static override summary = 'Call one tool in-process, without a server.';
   static override description =
-    'Flags after the tool name are generated from the tool\'s input schema (see `mcphost call <plugin> <tool> --help`). ' +
+    "Flags after the tool name are generated from the tool's input schema (see `mcphost call <plugin> <tool> --help`). " +
     'A flag that names a setting of the plugin (imhex --file, exile --snapshot) sets it for this call. ' +
     'Exit codes: 0 ok, 1 usage error, 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error.';
   static override examples = [
@@ -34,12 +34,14 @@ export default class Call extends HostCommand {
     const split = splitArgv(this.argv);
     const [plugin, tool, ...extra] = split.positionals;
     if (!plugin || !tool) this.fail('usage: mcphost call <plugin> <tool> [--param value …] (see mcphost call --help)', Exit.USAGE);
-    if (extra.length > 0) this.fail(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`, Exit.USAGE);
+    if (extra.length > 0)
+      this.fail(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`, Exit.USAGE);
     const logLevel = split.host.get('log-level');
     if (logLevel !== undefined && !isLogLevel(logLevel)) this.fail('--log-level must be one of error, warn, info, debug', Exit.USAGE);
     const timeout = split.host.get('timeout');
     const timeoutMs = timeout === undefined ? undefined : Number(timeout);
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) this.fail('--timeout expects a positive number of milliseconds', Exit.USAGE);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+      this.fail('--timeout expects a positive number of milliseconds', Exit.USAGE);
     const argsFlag = split.host.get('args');
     const argsJson = argsFlag === '-' ? await text(process.stdin) : typeof argsFlag === 'string' ? argsFlag : undefined;
 
@@ -53,7 +55,8 @@ export default class Call extends HostCommand {
       argsJson,
       timeoutMs,
       signal: abort.signal,
-      onProgress: (p) => process.stderr.write(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`),
+      onProgress: (p) =>
+        process.stderr.write(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`),
     }).catch((error: Error) => {
       if (error instanceof UsageError) this.fail(error.message, Exit.USAGE);
       throw error;
@@ -61,7 +64,8 @@ export default class Call extends HostCommand {
     if (split.host.get('json')) this.log(JSON.stringify(outcome.result, null, 2));
     else if (!outcome.error) this.log(renderResult(outcome.result));
     if (outcome.error) {
-      const exit = outcome.error.kind === 'unavailable' ? Exit.UNAVAILABLE : outcome.error.kind === 'invalid_arguments' ? Exit.USAGE : Exit.TOOL_ERROR;
+      const exit =
+        outcome.error.kind === 'unavailable' ? Exit.UNAVAILABLE : outcome.error.kind === 'invalid_arguments' ? Exit.USAGE : Exit.TOOL_ERROR;
       if (split.host.get('json')) this.exit(exit);
       this.fail(outcome.error.message, exit);
     }

@@ -5,7 +5,8 @@ import { configReport } from '../core/inspect.js';
 
 export default class Config extends HostCommand {
   static override summary = 'Print the resolved configuration and where each value came from.';
-  static override description = 'Precedence: flags > environment > config file > defaults. Secrets (tokens, server headers and env) are redacted.';
+  static override description =
+    'Precedence: flags > environment > config file > defaults. Secrets (tokens, server headers and env) are redacted.';
   static override examples = ['<%= config.bin %> config', '<%= config.bin %> config --plugins godot --json'];
   static override enableJsonFlag = true;
   static override flags = {

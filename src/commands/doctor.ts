@@ -5,7 +5,8 @@ import { doctorReport } from '../core/inspect.js';
 
 export default class Doctor extends HostCommand {
   static override summary = 'Check each requested backend: its config, that it loads, and its health — with the fix when not.';
-  static override description = 'Exits 0 when everything is fine; otherwise 3 (config), 2 (a plugin does not load) or 4 (a backend is unhealthy).';
+  static override description =
+    'Exits 0 when everything is fine; otherwise 3 (config), 2 (a plugin does not load) or 4 (a backend is unhealthy).';
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --plugins pob,imhex --json'];
   static override enableJsonFlag = true;
   static override flags = {

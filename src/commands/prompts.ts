@@ -14,7 +14,9 @@ export default class Prompts extends HostCommand {
   async run() {
     const { args, flags } = await this.parse(Prompts);
     const only = args.plugin ? [args.plugin] : undefined;
-    const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }));
+    const { registry } = await this.openHost(
+      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }),
+    );
     try {
       const prompts = (await registry.prompts(args.plugin)).map((p) => ({
         name: p.publicName,
@@ -24,7 +26,11 @@ export default class Prompts extends HostCommand {
         arguments: p.arguments,
       }));
       if (!this.jsonEnabled()) {
-        const rows = prompts.map((p) => [p.name, p.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' '), firstLine(p.description)]);
+        const rows = prompts.map((p) => [
+          p.name,
+          p.arguments.map((a) => (a.required ? a.name : `[${a.name}]`)).join(' '),
+          firstLine(p.description),
+        ]);
         this.log(rows.length ? columns(rows) : 'no prompts');
       }
       return prompts;

@@ -5,7 +5,10 @@ import { UnknownNameError } from '../registry/errors.js';
 
 export default class Read extends HostCommand {
   static override summary = 'Read a resource by URI and print its contents.';
-  static override examples = ['<%= config.bin %> read godot://class/Node2D --plugins godot', '<%= config.bin %> read "godot://search?q=timer" --json'];
+  static override examples = [
+    '<%= config.bin %> read godot://class/Node2D --plugins godot',
+    '<%= config.bin %> read "godot://search?q=timer" --json',
+  ];
   static override enableJsonFlag = true;
   static override args = { uri: Args.string({ description: 'resource URI', required: true }) };
   static override flags = {
@@ -17,7 +20,8 @@ export default class Read extends HostCommand {
     const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
     try {
       const result = await registry.readResource(args.uri).catch((error: Error) => {
-        if (error instanceof UnknownNameError) this.fail(`no resource ${args.uri} in ${registry.hosts.map((h) => h.name).join(', ')}`, Exit.USAGE);
+        if (error instanceof UnknownNameError)
+          this.fail(`no resource ${args.uri} in ${registry.hosts.map((h) => h.name).join(', ')}`, Exit.USAGE);
         this.fail(error.message, Exit.TOOL_ERROR);
       });
       if (!this.jsonEnabled()) {

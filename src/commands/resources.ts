@@ -14,7 +14,9 @@ export default class Resources extends HostCommand {
   async run() {
     const { args, flags } = await this.parse(Resources);
     const only = args.plugin ? [args.plugin] : undefined;
-    const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }));
+    const { registry } = await this.openHost(
+      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }),
+    );
     try {
       const resources = await registry.resources(args.plugin);
       const templates = (await registry.resourceTemplates(args.plugin)).map(({ plugin, def }) => ({

@@ -35,11 +35,16 @@ export default class Serve extends HostCommand {
     if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
 
-    const { registry, logger, resolved } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides }));
+    const { registry, logger, resolved } = await this.openHost(
+      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides }),
+    );
     const http = resolved.config.http;
     if (transport === 'http' && !isLoopback(http.host) && !http.token) {
       await registry.close();
-      this.fail(`Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`, Exit.USAGE);
+      this.fail(
+        `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`,
+        Exit.USAGE,
+      );
     }
     const info = { name: 'mcphost', version: this.config.version };
     void registry.startEager();
@@ -47,11 +52,20 @@ export default class Serve extends HostCommand {
     if (transport === 'http') {
       const serving = await serveOnHttp(registry, info, http, logger);
       logger.info(`serving ${names} on ${serving.url}`);
-      installShutdown({ logger, deadlineMs: resolved.config.timeouts.shutdownMs, close: () => serving.close().then(() => registry.close()) });
+      installShutdown({
+        logger,
+        deadlineMs: resolved.config.timeouts.shutdownMs,
+        close: () => serving.close().then(() => registry.close()),
+      });
     } else {
       const serving = serveOnStdio(registry, info, logger);
       logger.info(`serving ${names} on stdio`);
-      installShutdown({ logger, deadlineMs: resolved.config.timeouts.shutdownMs, close: () => serving.close().then(() => registry.close()), alsoOn: serving.closed });
+      installShutdown({
+        logger,
+        deadlineMs: resolved.config.timeouts.shutdownMs,
+        close: () => serving.close().then(() => registry.close()),
+        alsoOn: serving.closed,
+      });
     }
     // run() returns; the open server (or stdin) keeps the process alive until shutdown.
   }

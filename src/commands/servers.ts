@@ -4,7 +4,8 @@ import { columns } from '../cli/render.js';
 import { serversReport } from '../upstream/report.js';
 
 export default class Servers extends HostCommand {
-  static override summary = 'List the MCP servers mounted from .mcprc `servers` with their state: connected, or down and why, and their tool count.';
+  static override summary =
+    'List the MCP servers mounted from .mcprc `servers` with their state: connected, or down and why, and their tool count.';
   static override description =
     'Each server is started (stdio) or reached (HTTP) once to check it, then stopped. Mount a server by adding it under `servers` in .mcprc; see docs/servers.md.';
   static override examples = ['<%= config.bin %> servers', '<%= config.bin %> servers everything --json'];
@@ -16,11 +17,19 @@ export default class Servers extends HostCommand {
     const { argv, flags } = await this.parse(Servers);
     const report = await serversReport({ ...this.hostOptions(flags), names: argv as string[] });
     if (!this.jsonEnabled()) {
-      if (report.servers.length === 0) this.log(`no servers in ${report.file ?? '.mcprc (none found)'}: add one under "servers" (see docs/servers.md)`);
+      if (report.servers.length === 0)
+        this.log(`no servers in ${report.file ?? '.mcprc (none found)'}: add one under "servers" (see docs/servers.md)`);
       const mark = (state: string) => (state === 'connected' ? '✔' : state === 'disabled' ? '-' : '✖');
       this.log(
         columns(
-          report.servers.map((s) => [mark(s.state), s.name, s.state, s.tools !== undefined ? `${s.tools} tools` : '', `${s.transport} ${s.target}`, s.state === 'connected' ? '' : s.message]),
+          report.servers.map((s) => [
+            mark(s.state),
+            s.name,
+            s.state,
+            s.tools !== undefined ? `${s.tools} tools` : '',
+            `${s.transport} ${s.target}`,
+            s.state === 'connected' ? '' : s.message,
+          ]),
         ),
       );
     }

@@ -14,7 +14,9 @@ export default class Tools extends HostCommand {
   async run() {
     const { args, flags } = await this.parse(Tools);
     const only = args.plugin ? [args.plugin] : undefined;
-    const { registry } = await this.openHost(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }));
+    const { registry } = await this.openHost(
+      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }),
+    );
     try {
       const tools = await registry.tools(args.plugin);
       const data = tools.map((t) => ({

@@ -35,9 +35,7 @@ export async function findConfig(options: { cwd: string; file?: string; stopDir?
   });
   let result;
   try {
-    result = options.file
-      ? await explorer.load(path.resolve(options.cwd, options.file))
-      : await explorer.search(options.cwd);
+    result = options.file ? await explorer.load(path.resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
   } catch (error) {
     const file = options.file ? path.resolve(options.cwd, options.file) : undefined;
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;

@@ -22,7 +22,12 @@ function interpolateString(text: string, env: NodeJS.ProcessEnv, file: string | 
     if (fallback !== undefined) return fallback;
     throw new ConfigError(
       `Invalid config${file ? ` in ${file}` : ''}`,
-      [{ path: path.join('.'), message: `environment variable ${name} is not set (used as \${${name}}); set it, or write \${${name}:-fallback}` }],
+      [
+        {
+          path: path.join('.'),
+          message: `environment variable ${name} is not set (used as \${${name}}); set it, or write \${${name}:-fallback}`,
+        },
+      ],
       file,
     );
   });

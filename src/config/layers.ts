@@ -1,11 +1,7 @@
 // A config value built from layers (defaults < file < environment < flags) that remembers, for
 // every key path, which layer set it, so `mcphost config` can say where each value came from.
 
-export type Source =
-  | { kind: 'default' }
-  | { kind: 'file'; file: string }
-  | { kind: 'env'; name: string }
-  | { kind: 'flag'; name: string };
+export type Source = { kind: 'default' } | { kind: 'file'; file: string } | { kind: 'env'; name: string } | { kind: 'flag'; name: string };
 
 export function describeSource(source: Source): string {
   switch (source.kind) {

@@ -93,11 +93,17 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
 
 function pickPlugins(flag: string[] | undefined, env: NodeJS.ProcessEnv, config: HostConfig, fileSource: Source) {
   if (flag && flag.length > 0) return { plugins: unique(flag), pluginsSource: { kind: 'flag', name: '--plugins' } as Source };
-  const fromEnv = env.MCPHOST_PLUGINS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const fromEnv = env.MCPHOST_PLUGINS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (fromEnv && fromEnv.length > 0) return { plugins: unique(fromEnv), pluginsSource: { kind: 'env', name: 'MCPHOST_PLUGINS' } as Source };
   const fromFile = [
-    ...Object.entries(config.plugins).filter(([, s]) => s.enabled !== false).map(([n]) => n),
-    ...Object.entries(config.servers).filter(([, s]) => s.enabled !== false).map(([n]) => n),
+    ...Object.entries(config.plugins)
+      .filter(([, s]) => s.enabled !== false)
+      .map(([n]) => n),
+    ...Object.entries(config.servers)
+      .filter(([, s]) => s.enabled !== false)
+      .map(([n]) => n),
   ];
   return { plugins: unique(fromFile), pluginsSource: fromFile.length > 0 ? fileSource : ({ kind: 'default' } as Source) };
 }
@@ -142,7 +148,11 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
   if (!schema) {
     const extra = Object.keys(section);
     if (extra.length === 0) return {};
-    throw configError(resolved.file, extra.map((k) => ({ path: [...prefix, k].join('.'), message: `unknown key (plugin ${plugin.name} takes no settings)` })), resolved.sources);
+    throw configError(
+      resolved.file,
+      extra.map((k) => ({ path: [...prefix, k].join('.'), message: `unknown key (plugin ${plugin.name} takes no settings)` })),
+      resolved.sources,
+    );
   }
   for (const [key, name] of Object.entries(plugin.env ?? {})) {
     const text = resolved.env[name];
@@ -162,7 +172,8 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
     message: `unknown key (known keys: ${u.known.join(', ') || 'none'})`,
   }));
   const parsed = schema.safeParse(section, { reportInput: true });
-  if (!parsed.success) lines.push(...issueLines(parsed.error, section, prefix, schema).filter((l) => !lines.some((u) => u.path === l.path)));
+  if (!parsed.success)
+    lines.push(...issueLines(parsed.error, section, prefix, schema).filter((l) => !lines.some((u) => u.path === l.path)));
   if (lines.length > 0) throw configError(resolved.file, lines, resolved.sources);
   const out = parsed.data;
   fillDefaultSources(resolved.sources, out, prefix);
@@ -182,4 +193,3 @@ function resolvePaths(schema: unknown, value: unknown, at: string[], prefix: str
     }
   }
 }
-

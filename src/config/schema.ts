@@ -48,7 +48,11 @@ export const hostConfigSchema = z.strictObject({
       token: z.string().min(1).optional(),
       allowedOrigins: z.array(z.string()).default([]),
       allowedHosts: z.array(z.string()).default([]),
-      maxBodyBytes: z.number().int().positive().default(4 * 1024 * 1024),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(4 * 1024 * 1024),
     })
     .prefault({}),
   timeouts: z

@@ -48,7 +48,6 @@ export interface ConfigReport {
   errors: Array<{ plugin: string; message: string }>;
 }
 
-
 export async function configReport(options: OpenOptions): Promise<ConfigReport> {
   const opened = await openConfig(options);
   const { resolved } = opened;
@@ -56,7 +55,9 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
   const config = structuredClone(resolved.config) as unknown as Record<string, Record<string, unknown>>;
   for (const r of results) {
     if (!r.loaded || r.loaded.origin.kind === 'server') continue;
-    const hostKeys = Object.fromEntries(Object.entries(resolved.config.plugins[r.name] ?? {}).filter(([k]) => (HOST_PLUGIN_KEYS as readonly string[]).includes(k)));
+    const hostKeys = Object.fromEntries(
+      Object.entries(resolved.config.plugins[r.name] ?? {}).filter(([k]) => (HOST_PLUGIN_KEYS as readonly string[]).includes(k)),
+    );
     config.plugins[r.name] = { ...hostKeys, ...(r.loaded.config as Record<string, unknown>) };
   }
   if (config.http?.token) config.http.token = '<redacted>';
@@ -78,7 +79,6 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
   };
 }
 
-
 export interface DoctorReport {
   file?: string;
   ok: boolean;
@@ -91,7 +91,9 @@ export async function doctorReport(options: OpenOptions): Promise<DoctorReport> 
   const results = await loadEach(opened, options, names);
   const reports: PluginReport[] = [];
   const loaded = results.filter((r) => r.loaded).map((r) => r.loaded!);
-  const registry = loaded.length ? await Registry.create(loaded, { logger: opened.logger, timeouts: opened.resolved.config.timeouts }) : undefined;
+  const registry = loaded.length
+    ? await Registry.create(loaded, { logger: opened.logger, timeouts: opened.resolved.config.timeouts })
+    : undefined;
   try {
     const health = registry ? await registry.health() : {};
     for (const r of results) {
@@ -130,7 +132,12 @@ export interface BackendListing {
 export async function listBackends(installed: InstalledPackage[], root = BUILTIN_ROOT): Promise<BackendListing[]> {
   const entries = [
     ...builtinNames(root).map((name) => ({ name, kind: 'built-in' as const, location: builtinEntry(name, root)! })),
-    ...installed.map((p) => ({ name: p.backendName, kind: 'installed' as const, location: p.entry, package: `${p.packageName}@${p.version}` })),
+    ...installed.map((p) => ({
+      name: p.backendName,
+      kind: 'installed' as const,
+      location: p.entry,
+      package: `${p.packageName}@${p.version}`,
+    })),
   ];
   return Promise.all(
     entries.map(async (e): Promise<BackendListing> => {

@@ -37,7 +37,8 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
   const remaining: RawFlag[] = [];
   for (const flag of request.flags) {
     const key = settingKeys.find((k) => k === flag.name || kebab(k) === flag.name);
-    if (key && flag.value !== undefined) settings.push({ path: `plugins.${request.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
+    if (key && flag.value !== undefined)
+      settings.push({ path: `plugins.${request.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
     else remaining.push(flag);
   }
   resolved.overrides.push(...settings);
@@ -52,7 +53,10 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
   }
 }
 
-export function argsFrom(request: Pick<OneShotRequest, 'argsJson' | 'plugin' | 'tool'>, prepared: OneShotPrepared): Record<string, unknown> {
+export function argsFrom(
+  request: Pick<OneShotRequest, 'argsJson' | 'plugin' | 'tool'>,
+  prepared: OneShotPrepared,
+): Record<string, unknown> {
   let base: Record<string, unknown> = {};
   if (request.argsJson !== undefined) {
     try {

@@ -20,7 +20,11 @@ export class ProcessError extends Error {
   readonly stderr: string[];
   /** The child's own message (a not-ready banner's error), when it gave one. */
   readonly detail?: unknown;
-  constructor(code: ProcessErrorCode, message: string, info: { command: string; exitCode?: number; signal?: string; stderr?: string[]; detail?: unknown; cause?: unknown }) {
+  constructor(
+    code: ProcessErrorCode,
+    message: string,
+    info: { command: string; exitCode?: number; signal?: string; stderr?: string[]; detail?: unknown; cause?: unknown },
+  ) {
     super(message, { cause: info.cause });
     this.name = 'ProcessError';
     this.code = code;
@@ -177,7 +181,8 @@ export class JsonLinesProcess {
       };
       // A queued request is dropped; one in flight keeps its slot until the child answers or
       // times out, so the next request never overlaps it.
-      const onAbort = () => task.reject(new ProcessError('ABORTED', `${this.name}: request aborted`, { command: this.commandLine, cause: signal?.reason }));
+      const onAbort = () =>
+        task.reject(new ProcessError('ABORTED', `${this.name}: request aborted`, { command: this.commandLine, cause: signal?.reason }));
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(task);
@@ -226,10 +231,14 @@ export class JsonLinesProcess {
         const what = typeof message.action === 'string' ? ` to ${message.action}` : '';
         this.options.logger?.warn(`${this.name}: no answer${what} within ${timeoutMs} ms; killing pid ${child.proc.pid}`);
         void this.stopChild(child, true);
-        throw new ProcessError('TIMEOUT', `${this.name} gave no answer${what} within ${timeoutMs} ms; it was stopped and starts afresh on the next call`, {
-          command: this.commandLine,
-          stderr: [...child.stderr],
-        });
+        throw new ProcessError(
+          'TIMEOUT',
+          `${this.name} gave no answer${what} within ${timeoutMs} ms; it was stopped and starts afresh on the next call`,
+          {
+            command: this.commandLine,
+            stderr: [...child.stderr],
+          },
+        );
       }
       throw error;
     }
@@ -244,7 +253,8 @@ export class JsonLinesProcess {
     }
     if (maxRssBytes) {
       const rss = await residentBytes(child.proc.pid!);
-      if (rss !== undefined && rss > maxRssBytes) this.recycleDue = `resident memory ${Math.round(rss / 1048576)} MiB is above ${Math.round(maxRssBytes / 1048576)} MiB`;
+      if (rss !== undefined && rss > maxRssBytes)
+        this.recycleDue = `resident memory ${Math.round(rss / 1048576)} MiB is above ${Math.round(maxRssBytes / 1048576)} MiB`;
     }
   }
 
@@ -332,14 +342,26 @@ export class JsonLinesProcess {
               resolve(child);
             } catch (error) {
               const detail = safeParse(line);
-              fail(new ProcessError('NOT_READY', `${this.name} did not start: ${(error as Error).message}`, { command: this.commandLine, stderr: [...child.stderr], detail }));
+              fail(
+                new ProcessError('NOT_READY', `${this.name} did not start: ${(error as Error).message}`, {
+                  command: this.commandLine,
+                  stderr: [...child.stderr],
+                  detail,
+                }),
+              );
             }
           },
         }),
       };
       const timeoutMs = options.startTimeoutMs ?? 30_000;
       const timer = setTimeout(
-        () => fail(new ProcessError('START_TIMEOUT', `${this.name} printed no ready line within ${timeoutMs} ms`, { command: this.commandLine, stderr: [...child.stderr] })),
+        () =>
+          fail(
+            new ProcessError('START_TIMEOUT', `${this.name} printed no ready line within ${timeoutMs} ms`, {
+              command: this.commandLine,
+              stderr: [...child.stderr],
+            }),
+          ),
         timeoutMs,
       );
       proc.stdout!.setEncoding('utf8');
@@ -365,8 +387,18 @@ export class JsonLinesProcess {
         const error = spawnFailed
           ? new ProcessError('SPAWN', `cannot run ${this.commandLine}: ${how}`, { command: this.commandLine, detail: result.code })
           : !child.banner && !child.stopping
-            ? new ProcessError('NOT_READY', `${this.name} exited with ${how} before it was ready${tail}`, { command: this.commandLine, exitCode, signal, stderr: [...child.stderr] })
-            : new ProcessError(child.stopping ? 'CLOSED' : 'EXITED', `${this.name} exited with ${how}${tail}`, { command: this.commandLine, exitCode, signal, stderr: [...child.stderr] });
+            ? new ProcessError('NOT_READY', `${this.name} exited with ${how} before it was ready${tail}`, {
+                command: this.commandLine,
+                exitCode,
+                signal,
+                stderr: [...child.stderr],
+              })
+            : new ProcessError(child.stopping ? 'CLOSED' : 'EXITED', `${this.name} exited with ${how}${tail}`, {
+                command: this.commandLine,
+                exitCode,
+                signal,
+                stderr: [...child.stderr],
+              });
         if (!child.stopping && child.banner) {
           this.stats.crashes++;
           options.logger?.warn(`${this.name} exited with ${how}`);
@@ -389,7 +421,10 @@ export class JsonLinesProcess {
     }
     child.proc.stdin?.end();
     let timer: NodeJS.Timeout | undefined;
-    const lingered = await Promise.race([child.done.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+    const lingered = await Promise.race([
+      child.done.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+    ]);
     clearTimeout(timer);
     if (lingered) child.proc.kill('SIGTERM');
     return child.done;
@@ -422,7 +457,8 @@ export class JsonLinesProcess {
 function defaultCheckReady(banner: JsonMessage): void {
   if (banner.ready === true) return;
   const error = banner.error as { message?: unknown } | string | undefined;
-  const message = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : 'its first line is not a ready banner';
+  const message =
+    typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : 'its first line is not a ready banner';
   throw new Error(message);
 }
 

@@ -4,7 +4,16 @@
 // down keeps its tools listed (they answer "unavailable") until it is back.
 import * as z from 'zod';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import type { BackendContext, CallContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../backend/types.js';
+import type {
+  BackendContext,
+  CallContext,
+  ListKind,
+  Logger,
+  PromptDef,
+  ResourceDef,
+  ResourceTemplateDef,
+  ToolDef,
+} from '../backend/types.js';
 import type { UpstreamClient } from './mcp-upstream.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
@@ -38,7 +47,15 @@ export interface Mirror {
 }
 
 export function globMatcher(patterns: string[]): (name: string) => boolean {
-  const regexes = patterns.map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
   return (name) => regexes.some((r) => r.test(name));
 }
 
@@ -103,7 +120,11 @@ export function createMirror(options: MirrorOptions): Mirror {
           (c) =>
             c.callTool(
               { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
-              { signal: ctx.signal, timeout: BACKSTOP_MS, onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }) },
+              {
+                signal: ctx.signal,
+                timeout: BACKSTOP_MS,
+                onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+              },
             ),
           ctx.signal,
         ),
@@ -118,14 +139,17 @@ export function createMirror(options: MirrorOptions): Mirror {
       if (!allowed(tool.name) || blocked(tool.name)) continue;
       const published = tool.name.startsWith(`${options.name}_`) ? tool.name : `${options.name}_${tool.name}`;
       if (!TOOL_NAME.test(published) || seen.has(tool.name)) {
-        warnOnce(`${options.name}: skipping upstream tool ${JSON.stringify(tool.name)}: ${seen.has(tool.name) ? 'listed twice' : `${published} is not a valid MCP tool name`}`);
+        warnOnce(
+          `${options.name}: skipping upstream tool ${JSON.stringify(tool.name)}: ${seen.has(tool.name) ? 'listed twice' : `${published} is not a valid MCP tool name`}`,
+        );
         continue;
       }
       seen.add(tool.name);
       out.push(toolDef(tool));
     }
     for (const pattern of options.allowedTools ?? []) {
-      if (!tools.some((t) => globMatcher([pattern])(t.name))) warnOnce(`${options.name}: allowedTools entry ${JSON.stringify(pattern)} matches no upstream tool`);
+      if (!tools.some((t) => globMatcher([pattern])(t.name)))
+        warnOnce(`${options.name}: allowedTools entry ${JSON.stringify(pattern)} matches no upstream tool`);
     }
     return out;
   }
@@ -147,7 +171,9 @@ export function createMirror(options: MirrorOptions): Mirror {
   }
 
   const read = (uri: string, ctx: CallContext) =>
-    options.readResource ? options.readResource(uri, ctx.signal) : client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal);
+    options.readResource
+      ? options.readResource(uri, ctx.signal)
+      : client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal);
 
   function resourceDef(resource: Resource): ResourceDef {
     return {
@@ -186,18 +212,30 @@ export function createMirror(options: MirrorOptions): Mirror {
   return {
     tools: (ctx) => cached('tools', ctx, listTools),
     prompts: (ctx) =>
-      cached('prompts', ctx, async () => ((await capable('prompts')) ? (await optional(async () => (await client.request((c) => c.listPrompts(undefined, client.listOptions()))).prompts)).map(promptDef) : [])),
+      cached('prompts', ctx, async () =>
+        (await capable('prompts'))
+          ? (await optional(async () => (await client.request((c) => c.listPrompts(undefined, client.listOptions()))).prompts)).map(
+              promptDef,
+            )
+          : [],
+      ),
     resources: (ctx) =>
       cached('resources', ctx, async () => {
         if (options.listResources) return (await options.listResources()).map(resourceDef);
-        return (await capable('resources')) ? (await optional(async () => (await client.request((c) => c.listResources(undefined, client.listOptions()))).resources)).map(resourceDef) : [];
+        return (await capable('resources'))
+          ? (await optional(async () => (await client.request((c) => c.listResources(undefined, client.listOptions()))).resources)).map(
+              resourceDef,
+            )
+          : [];
       }),
     resourceTemplates: (ctx) =>
       cached('templates', ctx, async () => {
         if (!(await capable('resources'))) return [];
         const c = await client.connect();
         const completions = Boolean(c.getServerCapabilities()?.completions);
-        const templates = await optional(async () => (await client.request((cl) => cl.listResourceTemplates(undefined, client.listOptions()))).resourceTemplates);
+        const templates = await optional(
+          async () => (await client.request((cl) => cl.listResourceTemplates(undefined, client.listOptions()))).resourceTemplates,
+        );
         return templates.map((t) => templateDef(t, completions));
       }),
     notify: (kind) => notifyHost?.(kind),

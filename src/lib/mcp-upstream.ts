@@ -4,7 +4,15 @@
 // the child exits, restarts it on the next call with backoff. Every failure to reach the server is
 // an UnavailableError whose message says what is down and why.
 import { setMaxListeners } from 'node:events';
-import { Client, ProtocolError, SdkError, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import { ToolError, UnavailableError } from '../backend/errors.js';
 import { ChildProcessTransport } from './mcp-upstream-stdio.js';
@@ -52,7 +60,8 @@ export class UpstreamClient {
   status(): UpstreamStatus {
     const live = this.live;
     const info = live?.client.getServerVersion();
-    const retryInMs = this._state === 'down' && this.options.target.kind === 'stdio' ? Math.max(0, this.nextAttemptAt - Date.now()) : undefined;
+    const retryInMs =
+      this._state === 'down' && this.options.target.kind === 'stdio' ? Math.max(0, this.nextAttemptAt - Date.now()) : undefined;
     return {
       name: this.options.name,
       transport: this.options.target.kind,
@@ -126,7 +135,10 @@ export class UpstreamClient {
 
   private newClient(): Client {
     const notify = (kind: ListKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => this.options.onListChanged?.(kind) });
-    return new Client({ name: 'mcphost', version: '1' }, { listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') } });
+    return new Client(
+      { name: 'mcphost', version: '1' },
+      { listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') } },
+    );
   }
 
   private async handshake(transport: Transport, via: string): Promise<Live> {
@@ -175,11 +187,14 @@ export class UpstreamClient {
       return await this.handshake(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
     } catch (error) {
       const status = error instanceof SdkHttpError ? error.status : undefined;
-      if (this.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
+      if (this.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403)
+        throw error;
       try {
         return await this.handshake(new SSEClientTransport(url, { requestInit }), 'sse');
       } catch (fallback) {
-        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, { cause: fallback });
+        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, {
+          cause: fallback,
+        });
       }
     }
   }
@@ -237,7 +252,10 @@ export class UpstreamClient {
           throw new ToolError(`upstream ${this.options.name}: ${error.message}`, { code: error.code, data: error.data, cause: error });
         }
         if (error instanceof SdkError && error.code === 'INVALID_RESULT') {
-          throw new ToolError(`upstream ${this.options.name} sent an invalid result: ${error.message}`, { code: 'INVALID_RESULT', cause: error });
+          throw new ToolError(`upstream ${this.options.name} sent an invalid result: ${error.message}`, {
+            code: 'INVALID_RESULT',
+            cause: error,
+          });
         }
         if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') {
           throw new ToolError(`upstream ${this.options.name} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });

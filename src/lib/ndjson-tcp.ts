@@ -95,7 +95,10 @@ export class NdjsonTcpClient {
     const peer = await this.connect();
     const id = (message.id as string | number | undefined) ?? this.nextId++;
     try {
-      return await peer.request({ ...message, id }, { timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs, signal: options.signal });
+      return await peer.request(
+        { ...message, id },
+        { timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs, signal: options.signal },
+      );
     } catch (error) {
       // A request that timed out leaves the server in an unknown state: start over next time.
       if (error instanceof PeerError && error.code === 'TIMEOUT') this.close();

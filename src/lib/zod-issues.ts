@@ -36,12 +36,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** One line per issue; `root` is the value that was parsed, used to show what was found. */
-export function issueLines(
-  error: z.ZodError,
-  root: unknown,
-  prefix: readonly PropertyKey[] = [],
-  schema?: unknown,
-): IssueLine[] {
+export function issueLines(error: z.ZodError, root: unknown, prefix: readonly PropertyKey[] = [], schema?: unknown): IssueLine[] {
   const lines: IssueLine[] = [];
   for (const issue of flattenUnions(error.issues)) {
     const found = valueAt(root, issue.path);
@@ -55,7 +50,10 @@ export function issueLines(
     }
     const path = joinPath(prefix, issue.path) || '(root)';
     if (issue.code === 'invalid_type') {
-      lines.push({ path, message: found === undefined ? `required (expected ${issue.expected})` : `expected ${issue.expected}, got ${describeValue(found)}` });
+      lines.push({
+        path,
+        message: found === undefined ? `required (expected ${issue.expected})` : `expected ${issue.expected}, got ${describeValue(found)}`,
+      });
     } else if (issue.code === 'invalid_value') {
       const options = issue.values.map((v) => JSON.stringify(v)).join(', ');
       lines.push({ path, message: `expected one of ${options}, got ${describeValue(found)}` });

@@ -122,7 +122,9 @@ async function instantiate(name: string, exported: unknown, where: string): Prom
     try {
       value = await (candidate as () => unknown)();
     } catch (error) {
-      throw new PluginLoadError(name, `plugin ${name}: the backend factory in ${where} threw: ${(error as Error).message}`, { cause: error });
+      throw new PluginLoadError(name, `plugin ${name}: the backend factory in ${where} threw: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
   try {
@@ -145,7 +147,10 @@ export async function loadBackends(names: string[], options: LoaderOptions): Pro
   settled.forEach((s, i) => {
     if (s.status === 'fulfilled') loaded.push(s.value);
     else if (s.reason instanceof PluginLoadError || s.reason instanceof ConfigError) failures.push(s.reason);
-    else failures.push(new PluginLoadError(names[i], `plugin ${names[i]}: ${(s.reason as Error)?.message ?? String(s.reason)}`, { cause: s.reason }));
+    else
+      failures.push(
+        new PluginLoadError(names[i], `plugin ${names[i]}: ${(s.reason as Error)?.message ?? String(s.reason)}`, { cause: s.reason }),
+      );
   });
   return { loaded, failures };
 }

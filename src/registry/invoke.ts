@@ -58,7 +58,11 @@ export async function runTool(tool: PublishedTool, args: unknown, options: CallO
       if (!parsed.success) {
         const lines = issueLines(parsed.error, result.structuredContent);
         const detail = lines.map((l) => `${l.path}: ${l.message}`).join('; ');
-        return errorOutcome('invalid_output', 'INVALID_OUTPUT', `tool ${tool.publicName} returned output that does not match its schema: ${detail}`);
+        return errorOutcome(
+          'invalid_output',
+          'INVALID_OUTPUT',
+          `tool ${tool.publicName} returned output that does not match its schema: ${detail}`,
+        );
       }
     }
     return { result };

@@ -24,7 +24,9 @@ export async function runPrompt(
   if (prompt.def.args) {
     const parsed = (prompt.def.args as z.ZodType).safeParse(args, { reportInput: true });
     if (!parsed.success) {
-      throw new InvalidParamsError(`Invalid arguments for prompt ${prompt.publicName}:\n${formatIssueLines(issueLines(parsed.error, args)).replace(/^/gm, '- ')}`);
+      throw new InvalidParamsError(
+        `Invalid arguments for prompt ${prompt.publicName}:\n${formatIssueLines(issueLines(parsed.error, args)).replace(/^/gm, '- ')}`,
+      );
     }
     value = parsed.data;
   }

@@ -216,17 +216,29 @@ export class Registry {
 
   /** A tool by its plugin-local name, as `mcphost call <plugin> <tool>` takes it. */
   async findLocalTool(plugin: string, local: string): Promise<PublishedTool> {
-    if (!this.host(plugin)) throw new UnknownNameError('plugin', plugin, this.hosts.map((h) => h.name));
+    if (!this.host(plugin))
+      throw new UnknownNameError(
+        'plugin',
+        plugin,
+        this.hosts.map((h) => h.name),
+      );
     const tools = await this.tools(plugin);
     const found = tools.find((t) => t.def.name === local || t.publicName === local);
     const listError = this.toolListErrors.get(plugin);
     if (!found && tools.length === 0 && listError !== undefined) {
-      throw isToolError(listError) ? listError : new UnavailableError(`${plugin} is unavailable: ${(listError as Error)?.message ?? listError}`, { cause: listError });
+      throw isToolError(listError)
+        ? listError
+        : new UnavailableError(`${plugin} is unavailable: ${(listError as Error)?.message ?? listError}`, { cause: listError });
     }
     if (!found) {
       const names = tools.map((t) => t.def.name);
       const hint = closest(local, names);
-      throw new UnknownNameError('tool', local, names, `${hint.length ? `; did you mean ${hint.join(', ')}?` : ''} (tools of ${plugin}: ${names.join(', ') || 'none'})`);
+      throw new UnknownNameError(
+        'tool',
+        local,
+        names,
+        `${hint.length ? `; did you mean ${hint.join(', ')}?` : ''} (tools of ${plugin}: ${names.join(', ') || 'none'})`,
+      );
     }
     return found;
   }
@@ -237,7 +249,11 @@ export class Registry {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
-    const run = runTool(tool, args, options, { shutdown: this.shutdown.signal, toolMs: this.options.timeouts.toolMs, logger: this.options.logger });
+    const run = runTool(tool, args, options, {
+      shutdown: this.shutdown.signal,
+      toolMs: this.options.timeouts.toolMs,
+      logger: this.options.logger,
+    });
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
     return run;
@@ -306,7 +322,11 @@ export class Registry {
     if (!prompt) throw new UnknownNameError('prompt', name, [...(await this.current()).prompts.keys()]);
     await prompt.host.ensureStarted();
     const signal = anySignal([options.signal, this.shutdown.signal]);
-    return runPrompt(prompt, args ?? {}, prompt.host.callContext(signal, () => undefined));
+    return runPrompt(
+      prompt,
+      args ?? {},
+      prompt.host.callContext(signal, () => undefined),
+    );
   }
 
   /** Health of every backend, keyed by plugin name. */
@@ -327,7 +347,8 @@ export class Registry {
       await Promise.allSettled([...this.inFlight]);
       const results = await Promise.allSettled(this.hosts.map((h) => h.stop()));
       results.forEach((r, i) => {
-        if (r.status === 'rejected') this.options.logger.warn(`${this.hosts[i].name}: stop failed: ${(r.reason as Error)?.message ?? r.reason}`);
+        if (r.status === 'rejected')
+          this.options.logger.warn(`${this.hosts[i].name}: stop failed: ${(r.reason as Error)?.message ?? r.reason}`);
       });
     })();
     return this.closing;

@@ -28,7 +28,11 @@ export function toToolResult(value: unknown): ToolResult {
 export function resultError(result: ToolResult): NonNullable<CallOutcome['error']> {
   const error = (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error;
   const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : 'TOOL_ERROR';
-  const message = result.content.map((c) => (c.type === 'text' ? String(c.text) : '')).filter(Boolean).join('\n') || 'the tool returned an error';
+  const message =
+    result.content
+      .map((c) => (c.type === 'text' ? String(c.text) : ''))
+      .filter(Boolean)
+      .join('\n') || 'the tool returned an error';
   return { kind: code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', code, message };
 }
 

@@ -33,7 +33,13 @@ export function createGuards(settings: GuardSettings): { origin: Guard; token: G
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: send Authorization: Bearer <token>' }, id: null }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: -32001, message: 'Unauthorized: send Authorization: Bearer <token>' },
+            id: null,
+          }),
+        );
         return false;
       }
     }

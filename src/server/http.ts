@@ -36,7 +36,12 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
   const modern = createMcpHandler(() => createServer(registry, info), { legacy: 'reject', onerror });
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
   const sessions = new Map<string, Session>();
-  const guards = createGuards({ bindHost: settings.host, token: settings.token, allowedHosts: settings.allowedHosts, allowedOrigins: settings.allowedOrigins });
+  const guards = createGuards({
+    bindHost: settings.host,
+    token: settings.token,
+    allowedHosts: settings.allowedHosts,
+    allowedOrigins: settings.allowedOrigins,
+  });
 
   // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {

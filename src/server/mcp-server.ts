@@ -58,7 +58,9 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
       token === undefined
         ? undefined
         : (p: ProgressUpdate) =>
-            void sent.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined));
+            void sent.push(
+              ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined),
+            );
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
     try {
       const outcome = await registry.callTool(name, args ?? {}, {
@@ -82,7 +84,13 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
 
   server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: (await registry.resourceTemplates()).map(({ def }) =>
-      dropUndefined({ uriTemplate: def.uriTemplate, name: def.name, title: def.title, description: def.description, mimeType: def.mimeType }),
+      dropUndefined({
+        uriTemplate: def.uriTemplate,
+        name: def.name,
+        title: def.title,
+        description: def.description,
+        mimeType: def.mimeType,
+      }),
     ) as never,
   }));
 
@@ -90,7 +98,8 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
     try {
       return (await registry.readResource(request.params.uri, { signal: ctx.mcpReq.signal })) as never;
     } catch (error) {
-      if (error instanceof UnknownNameError) throw new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found`);
+      if (error instanceof UnknownNameError)
+        throw new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found`);
       throw toProtocolError(error);
     }
   });

@@ -5,7 +5,11 @@ import type { Registry } from '../registry/registry.js';
 
 export function sendListChanged(server: Server, kind: ListKind): void {
   const send =
-    kind === 'tools' ? server.sendToolListChanged() : kind === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged();
+    kind === 'tools'
+      ? server.sendToolListChanged()
+      : kind === 'resources'
+        ? server.sendResourceListChanged()
+        : server.sendPromptListChanged();
   // An instance that is not connected yet, or already closed, has nobody to tell.
   void Promise.resolve(send).catch(() => undefined);
 }

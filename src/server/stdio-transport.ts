@@ -17,7 +17,13 @@ function check(line: string): Checked {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return { error: { jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(error as Error).message}` } } as unknown as JSONRPCMessage };
+    return {
+      error: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: `Parse error: ${(error as Error).message}` },
+      } as unknown as JSONRPCMessage,
+    };
   }
   try {
     return { message: parseJSONRPCMessage(value) };
@@ -42,7 +48,13 @@ export function createStdioTransport(stdin: Readable = process.stdin, stdout: Wr
     }
     if (lines.size > MAX_LINE) {
       lines.push('\n');
-      void transport.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message exceeded ${MAX_LINE} bytes` } } as unknown as JSONRPCMessage).catch(() => undefined);
+      void transport
+        .send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Invalid Request: a message exceeded ${MAX_LINE} bytes` },
+        } as unknown as JSONRPCMessage)
+        .catch(() => undefined);
     }
   });
   const end = () => input.end();

@@ -61,7 +61,11 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
       const detail = { ...status, ...(tools !== undefined && { tools }) };
       if (status.state === 'connected') {
         const served = status.server ? `${status.server.name} ${status.server.version}` : 'server';
-        return { ok: true, message: `connected to ${served} ${where} (${status.via}${tools !== undefined ? `, ${tools} tools` : ''})`, detail };
+        return {
+          ok: true,
+          message: `connected to ${served} ${where} (${status.via}${tools !== undefined ? `, ${tools} tools` : ''})`,
+          detail,
+        };
       }
       const retry = status.retryInMs !== undefined ? ` (next restart attempt in ${Math.ceil(status.retryInMs / 1000)} s)` : '';
       return { ok: false, message: `upstream ${name} is down: ${status.lastError ?? status.state}${retry}; ${fix}`, detail };

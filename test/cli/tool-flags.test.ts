@@ -22,7 +22,26 @@ const parse = (argv: string[]) => parseToolFlags(splitArgv(argv).flags, schema, 
 
 describe('call flags generated from a tool schema', () => {
   it('coerces numbers, integers, booleans, enums, arrays and objects per the schema', () => {
-    expect(parse(['--count', '3', '--ratio=0.5', '--flag', '--mode', 'slow', '--tags', 'a', '--tags', 'b', '--ids', '1', '--ids', '2', '--options', '{"depth":2}'])).toEqual({
+    expect(
+      parse([
+        '--count',
+        '3',
+        '--ratio=0.5',
+        '--flag',
+        '--mode',
+        'slow',
+        '--tags',
+        'a',
+        '--tags',
+        'b',
+        '--ids',
+        '1',
+        '--ids',
+        '2',
+        '--options',
+        '{"depth":2}',
+      ]),
+    ).toEqual({
       count: 3,
       ratio: 0.5,
       flag: true,

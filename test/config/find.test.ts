@@ -40,7 +40,9 @@ describe('config discovery', () => {
   it('says which file is missing when --config names none', async () => {
     const t = tempDir();
     await expect(findConfig({ cwd: t.dir, file: 'nope.yaml' })).rejects.toThrow(ConfigError);
-    await expect(findConfig({ cwd: t.dir, file: 'nope.yaml' })).rejects.toThrow(`Cannot read config ${path.join(t.dir, 'nope.yaml')}: file not found`);
+    await expect(findConfig({ cwd: t.dir, file: 'nope.yaml' })).rejects.toThrow(
+      `Cannot read config ${path.join(t.dir, 'nope.yaml')}: file not found`,
+    );
   });
 
   it('reports a syntax error with the file', async () => {

@@ -101,7 +101,11 @@ describe('plugin sections', () => {
   const env = { docDir: 'DOC_DIR', 'lua.enabled': 'LUA_ON' };
 
   it('validates the section, strips host keys, applies env with coercion and records sources', () => {
-    const r = resolveConfig({ found: found({ plugins: { p: { eager: true, watch: true, lua: { timeoutMs: 5 } } } }), env: { LUA_ON: 'yes' }, cwd: '/w' });
+    const r = resolveConfig({
+      found: found({ plugins: { p: { eager: true, watch: true, lua: { timeoutMs: 5 } } } }),
+      env: { LUA_ON: 'yes' },
+      cwd: '/w',
+    });
     const config = resolvePluginConfig(r, { name: 'p', schema, env });
     expect(config).toEqual({ docDir: path.resolve('/projects/game', './doc'), watch: true, lua: { enabled: true, timeoutMs: 5 } });
     expect(describeSource(r.sources.get('plugins.p.lua.enabled')!)).toBe('env LUA_ON');

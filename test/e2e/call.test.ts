@@ -6,7 +6,8 @@ import { tempDir } from '../helpers/tmp.js';
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: hi\n`);
 const env = isolatedEnv(t.dir);
-const call = (args: string[], input?: string, extraEnv: Record<string, string> = {}) => runCli(['call', ...args], { cwd: t.dir, env: { ...env, ...extraEnv }, input });
+const call = (args: string[], input?: string, extraEnv: Record<string, string> = {}) =>
+  runCli(['call', ...args], { cwd: t.dir, env: { ...env, ...extraEnv }, input });
 
 describe('mcphost call', () => {
   it('calls a tool in-process and prints its text', async () => {
@@ -25,8 +26,27 @@ describe('mcphost call', () => {
   });
 
   it('coerces flags per the schema and keeps numeric-looking strings as strings', async () => {
-    const r = await call(['kitchen', 'types', '--text', '007', '--count', '7', '--flag', '--tags', 'a', '--tags', 'b', '--options', '{"depth":1}', '--start-offset', '16', '--json']);
-    expect(JSON.parse(r.stdout).structuredContent).toEqual({ args: { text: '007', count: 7, flag: true, tags: ['a', 'b'], options: { depth: 1 }, start_offset: 16 } });
+    const r = await call([
+      'kitchen',
+      'types',
+      '--text',
+      '007',
+      '--count',
+      '7',
+      '--flag',
+      '--tags',
+      'a',
+      '--tags',
+      'b',
+      '--options',
+      '{"depth":1}',
+      '--start-offset',
+      '16',
+      '--json',
+    ]);
+    expect(JSON.parse(r.stdout).structuredContent).toEqual({
+      args: { text: '007', count: 7, flag: true, tags: ['a', 'b'], options: { depth: 1 }, start_offset: 16 },
+    });
   });
 
   it('takes the whole argument object from --args JSON or stdin, flags overriding its keys', async () => {
@@ -83,7 +103,11 @@ describe('mcphost call', () => {
   it('still prints the raw error result with --json, with the same exit code', async () => {
     const r = await call(['kitchen', 'coded', '--name', 'pie', '--json']);
     expect(r.exitCode).toBe(5);
-    expect(JSON.parse(r.stdout).structuredContent.error).toEqual({ code: 'NOT_FOUND', message: 'no such dish: pie', data: { suggestions: ['soup', 'salad'] } });
+    expect(JSON.parse(r.stdout).structuredContent.error).toEqual({
+      code: 'NOT_FOUND',
+      message: 'no such dish: pie',
+      data: { suggestions: ['soup', 'salad'] },
+    });
   });
 
   it('aborts at --timeout and says so', async () => {

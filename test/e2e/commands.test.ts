@@ -16,17 +16,27 @@ describe('inspection commands', () => {
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toMatch(/^kitchen_echo\s+Echo\s+Returns the message/m);
     const json = JSON.parse((await cli(['tools', 'kitchen', '--json'])).stdout);
-    expect(json.find((x: { name: string }) => x.name === 'kitchen_add')).toMatchObject({ plugin: 'kitchen', localName: 'add', inputSchema: { type: 'object', required: ['a', 'b'] } });
+    expect(json.find((x: { name: string }) => x.name === 'kitchen_add')).toMatchObject({
+      plugin: 'kitchen',
+      localName: 'add',
+      inputSchema: { type: 'object', required: ['a', 'b'] },
+    });
   });
 
   it('resources and prompts list what the backends offer', async () => {
     expect((await cli(['resources'])).stdout).toMatch(/kitchen:\/\/dish\/\{name\}\s+template/);
     const prompts = JSON.parse((await cli(['prompts', '--json'])).stdout);
     expect(prompts).toEqual([
-      { name: 'kitchen_order', plugin: 'kitchen', title: 'Order a dish', description: 'Asks the model to order a dish.', arguments: [
-        { name: 'dish', description: 'what to order', required: true },
-        { name: 'notes', required: false },
-      ] },
+      {
+        name: 'kitchen_order',
+        plugin: 'kitchen',
+        title: 'Order a dish',
+        description: 'Asks the model to order a dish.',
+        arguments: [
+          { name: 'dish', description: 'what to order', required: true },
+          { name: 'notes', required: false },
+        ],
+      },
     ]);
   });
 
@@ -45,7 +55,11 @@ describe('inspection commands', () => {
     expect(report.config.http.port).toBe(7999);
     expect(report.config.http.token).toBe('<redacted>');
     expect(r.stdout).not.toContain('hunter2');
-    expect(report.sources).toMatchObject({ 'http.port': 'env MCPHOST_PORT', 'plugins.kitchen.greeting': `file ${report.file}`, 'plugins.kitchen.failStart': 'default' });
+    expect(report.sources).toMatchObject({
+      'http.port': 'env MCPHOST_PORT',
+      'plugins.kitchen.greeting': `file ${report.file}`,
+      'plugins.kitchen.failStart': 'default',
+    });
     const text = await cli(['config', '--log-level', 'warn']);
     expect(text.stdout).toMatch(/log\.level\s+"warn"\s+flag --log-level/);
   });
@@ -68,7 +82,8 @@ describe('inspection commands', () => {
   it('prints the version quickly and the help lists every command', async () => {
     expect((await cli(['--version'])).stdout).toMatch(/^mcphost\/\d+\.\d+\.\d+ /);
     const help = (await cli(['--help'])).stdout;
-    for (const command of ['call', 'config', 'doctor', 'plugins', 'prompts', 'read', 'resources', 'serve', 'tools']) expect(help).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+    for (const command of ['call', 'config', 'doctor', 'plugins', 'prompts', 'read', 'resources', 'serve', 'tools'])
+      expect(help).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
   });
 });
 
@@ -81,14 +96,19 @@ describe('third-party backends', () => {
     const link = await run(['plugins:link', path.join(FIXTURES, 'mcphost-plugin-hello'), '--no-install']);
     expect(link.exitCode).toBe(0);
     const listed = JSON.parse((await run(['plugins', '--json'])).stdout);
-    expect(listed).toContainEqual(expect.objectContaining({ name: 'hello', kind: 'installed', version: '0.3.0', package: 'mcphost-plugin-hello@0.3.0' }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({ name: 'hello', kind: 'installed', version: '0.3.0', package: 'mcphost-plugin-hello@0.3.0' }),
+    );
     expect((await run(['call', 'hello', 'greet', '--name', 'Ada'])).stdout).toBe('hello, Ada!');
     expect((await run(['plugins:uninstall', 'mcphost-plugin-hello'])).exitCode).toBe(0);
     expect((await run(['call', 'hello', 'greet', '--name', 'Ada'])).exitCode).toBe(2);
   });
 
   it('installs a backend package from a tarball with plugins:install', async () => {
-    execFileSync('npm', ['pack', path.join(FIXTURES, 'mcphost-plugin-hello'), '--pack-destination', home.dir], { stdio: 'ignore', env: henv as NodeJS.ProcessEnv });
+    execFileSync('npm', ['pack', path.join(FIXTURES, 'mcphost-plugin-hello'), '--pack-destination', home.dir], {
+      stdio: 'ignore',
+      env: henv as NodeJS.ProcessEnv,
+    });
     const install = await run(['plugins:install', `file:${path.join(home.dir, 'mcphost-plugin-hello-0.3.0.tgz')}`]);
     expect(install.exitCode).toBe(0);
     expect((await run(['call', 'hello', 'greet', '--name', 'Bob'])).stdout).toBe('hello, Bob!');

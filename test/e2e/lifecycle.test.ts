@@ -16,7 +16,10 @@ let n = 0;
 async function serving(settings = '') {
   const pidFile = path.join(t.dir, `child-${++n}.pid`);
   const journal = path.join(t.dir, `journal-${n}.log`);
-  const config = t.write(`rc-${n}.yaml`, `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    childPidFile: ${pidFile}\n    journal: ${journal}\n${settings}`);
+  const config = t.write(
+    `rc-${n}.yaml`,
+    `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    childPidFile: ${pidFile}\n    journal: ${journal}\n${settings}`,
+  );
   const transport = new RecordingStdioTransport(['--config', config], { cwd: t.dir, env });
   const client = new Client({ name: 'lifecycle', version: '1' });
   await client.connect(transport);

@@ -14,7 +14,12 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+};
 
 describe('mcphost serve --transport http', () => {
   let server: HttpServer;
@@ -33,7 +38,10 @@ describe('mcphost serve --transport http', () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
       expect((await client.listTools()).tools.map((x) => x.name)).toContain('kitchen_echo');
       const seen: number[] = [];
-      const r = await client.callTool({ name: 'kitchen_slow', arguments: { steps: 3, stepMs: 5 } }, { onprogress: (p) => seen.push(p.progress) });
+      const r = await client.callTool(
+        { name: 'kitchen_slow', arguments: { steps: 3, stepMs: 5 } },
+        { onprogress: (p) => seen.push(p.progress) },
+      );
       expect(r.content).toEqual([{ type: 'text', text: 'done 3' }]);
       expect(seen).toEqual([1, 2, 3]);
       expect((await client.callTool({ name: 'kitchen_add', arguments: { a: 1, b: 2 } })).structuredContent).toEqual({ sum: 3 });
@@ -53,7 +61,12 @@ describe('mcphost serve --transport http', () => {
     const res = await fetch(server.url.replace('/mcp', '/health'));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ ok: true, name: 'mcphost', version: expect.stringMatching(/^\d+\.\d+\.\d+/), backends: { kitchen: { ok: true, message: 'greeting is hello' } } });
+    expect(body).toMatchObject({
+      ok: true,
+      name: 'mcphost',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      backends: { kitchen: { ok: true, message: 'greeting is hello' } },
+    });
   });
 
   it('answers a foreign Origin or Host with 403 before doing anything', async () => {
@@ -65,7 +78,10 @@ describe('mcphost serve --transport http', () => {
     const { port } = new URL(server.url);
     const host = await new Promise<number>((resolve, reject) => {
       import('node:http').then(({ request }) => {
-        const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } }, (res) => resolve(res.statusCode!));
+        const req = request(
+          { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json' } },
+          (res) => resolve(res.statusCode!),
+        );
         req.on('error', reject);
         req.end(JSON.stringify(initialize));
       });
@@ -101,7 +117,10 @@ describe('bearer token', () => {
   });
 
   it('refuses to bind a non-loopback address without a token', async () => {
-    const r = await runCli(['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--plugins', 'kitchen'], { cwd: t.dir, env });
+    const r = await runCli(['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--plugins', 'kitchen'], {
+      cwd: t.dir,
+      env,
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('Refusing to serve on 0.0.0.0 without a token');
   });

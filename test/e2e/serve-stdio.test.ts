@@ -29,12 +29,21 @@ for (const era of ['legacy', 'modern'] as const) {
       const { tools } = await s.client.listTools();
       const echo = tools.find((x) => x.name === 'kitchen_echo')!;
       expect(echo).toMatchObject({ title: 'Echo', annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false } });
-      expect(echo.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string', description: 'text to echo' } }, required: ['message'] });
-      expect(tools.find((x) => x.name === 'kitchen_add')!.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });
+      expect(echo.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { message: { type: 'string', description: 'text to echo' } },
+        required: ['message'],
+      });
+      expect(tools.find((x) => x.name === 'kitchen_add')!.outputSchema).toMatchObject({
+        type: 'object',
+        properties: { sum: { type: 'number' } },
+      });
     });
 
     it('calls a tool and returns text and structured content', async () => {
-      expect(await s.client.callTool({ name: 'kitchen_echo', arguments: { message: 'world' } })).toMatchObject({ content: [{ type: 'text', text: 'hello world' }] });
+      expect(await s.client.callTool({ name: 'kitchen_echo', arguments: { message: 'world' } })).toMatchObject({
+        content: [{ type: 'text', text: 'hello world' }],
+      });
       expect((await s.client.callTool({ name: 'kitchen_add', arguments: { a: 2, b: 40 } })).structuredContent).toEqual({ sum: 42 });
     });
 
@@ -51,7 +60,10 @@ for (const era of ['legacy', 'modern'] as const) {
 
     it('relays progress notifications', async () => {
       const seen: Array<[number, number | undefined, string | undefined]> = [];
-      const r = await s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 3, stepMs: 5 } }, { onprogress: (p) => seen.push([p.progress, p.total, p.message]) });
+      const r = await s.client.callTool(
+        { name: 'kitchen_slow', arguments: { steps: 3, stepMs: 5 } },
+        { onprogress: (p) => seen.push([p.progress, p.total, p.message]) },
+      );
       expect(r.content).toEqual([{ type: 'text', text: 'done 3' }]);
       expect(seen).toEqual([
         [1, 3, 'step 1'],
@@ -61,28 +73,51 @@ for (const era of ['legacy', 'modern'] as const) {
     });
 
     it('aborts the running handler when the client cancels', async () => {
-      const before = readFileSync(journal, 'utf8').split('\n').filter((l) => l === 'slow:aborted:CancelledError').length;
+      const before = readFileSync(journal, 'utf8')
+        .split('\n')
+        .filter((l) => l === 'slow:aborted:CancelledError').length;
       const ac = new AbortController();
       setTimeout(() => ac.abort('stop it'), 150);
-      await expect(s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 200, stepMs: 20 } }, { signal: ac.signal })).rejects.toThrow();
-      await expect.poll(() => readFileSync(journal, 'utf8').split('\n').filter((l) => l === 'slow:aborted:CancelledError').length, { timeout: 3000 }).toBe(before + 1);
+      await expect(
+        s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 200, stepMs: 20 } }, { signal: ac.signal }),
+      ).rejects.toThrow();
+      await expect
+        .poll(
+          () =>
+            readFileSync(journal, 'utf8')
+              .split('\n')
+              .filter((l) => l === 'slow:aborted:CancelledError').length,
+          { timeout: 3000 },
+        )
+        .toBe(before + 1);
     });
 
     it('lets a client set one call\'s timeout with _meta["mcphost/timeoutMs"]', async () => {
-      const r = await s.client.callTool({ name: 'kitchen_slow', arguments: { steps: 100, stepMs: 20 }, _meta: { 'mcphost/timeoutMs': 150 } });
+      const r = await s.client.callTool({
+        name: 'kitchen_slow',
+        arguments: { steps: 100, stepMs: 20 },
+        _meta: { 'mcphost/timeoutMs': 150 },
+      });
       expect(r.isError).toBe(true);
       expect((r.content as Array<{ text: string }>)[0].text).toBe('tool kitchen_slow timed out after 150 ms');
     });
 
     it('lists, reads and completes resources, and gets prompts', async () => {
-      expect((await s.client.listResources()).resources.map((r) => r.uri)).toEqual(['kitchen://menu', 'kitchen://dish/soup', 'kitchen://dish/salad']);
+      expect((await s.client.listResources()).resources.map((r) => r.uri)).toEqual([
+        'kitchen://menu',
+        'kitchen://dish/soup',
+        'kitchen://dish/salad',
+      ]);
       expect((await s.client.listResourceTemplates()).resourceTemplates).toEqual([
         { uriTemplate: 'kitchen://dish/{name}', name: 'dish', title: 'A dish', mimeType: 'application/json' },
       ]);
       const read = await s.client.readResource({ uri: 'kitchen://dish/soup' });
       expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual({ dish: 'soup', uri: 'kitchen://dish/soup' });
       await expect(s.client.readResource({ uri: 'kitchen://nope' })).rejects.toMatchObject({ code: -32602 });
-      const completion = await s.client.complete({ ref: { type: 'ref/resource', uri: 'kitchen://dish/{name}' }, argument: { name: 'name', value: 'sa' } });
+      const completion = await s.client.complete({
+        ref: { type: 'ref/resource', uri: 'kitchen://dish/{name}' },
+        argument: { name: 'name', value: 'sa' },
+      });
       expect(completion.completion.values).toEqual(['salad']);
       const prompt = await s.client.getPrompt({ name: 'kitchen_order', arguments: { dish: 'soup' } });
       expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Please order soup.' } }]);

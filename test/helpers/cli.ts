@@ -10,12 +10,21 @@ export interface CliResult {
 
 /** Environment for a child that must not see the developer's own config or installed plugins. */
 export function isolatedEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, HOME: home, XDG_DATA_HOME: `${home}/.local/share`, XDG_CONFIG_HOME: `${home}/.config`, XDG_CACHE_HOME: `${home}/.cache` };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: home,
+    XDG_DATA_HOME: `${home}/.local/share`,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_CACHE_HOME: `${home}/.cache`,
+  };
   for (const key of Object.keys(env)) if (key.startsWith('MCPHOST_')) delete env[key];
   return { ...env, ...extra };
 }
 
-export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeout?: number }): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string; timeout?: number },
+): Promise<CliResult> {
   const result = await execa(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: options.env ?? isolatedEnv(options.cwd),

@@ -21,9 +21,18 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-export async function connectStdio(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; era?: Era }): Promise<StdioSession> {
+export async function connectStdio(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; era?: Era },
+): Promise<StdioSession> {
   const env = (options.env ?? isolatedEnv(options.cwd)) as Record<string, string>;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: options.cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', ...args],
+    cwd: options.cwd,
+    env,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = newClient(options.era ?? 'legacy');

@@ -14,10 +14,19 @@ export class RecordingStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   private pending = '';
 
-  constructor(private readonly args: string[], private readonly options: { cwd: string; env: Record<string, string | undefined> }) {}
+  constructor(
+    private readonly args: string[],
+    private readonly options: { cwd: string; env: Record<string, string | undefined> },
+  ) {}
 
   async start(): Promise<void> {
-    const child = execa(process.execPath, [BIN, 'serve', ...this.args], { cwd: this.options.cwd, env: this.options.env, extendEnv: false, reject: false, buffer: false });
+    const child = execa(process.execPath, [BIN, 'serve', ...this.args], {
+      cwd: this.options.cwd,
+      env: this.options.env,
+      extendEnv: false,
+      reject: false,
+      buffer: false,
+    });
     this.child = child;
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {

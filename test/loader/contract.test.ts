@@ -19,7 +19,9 @@ describe('loader', () => {
   });
 
   it('says which part of the contract a module breaks', async () => {
-    await expect(load({ x: bad('missing-handler.js') })).rejects.toThrow(/does not satisfy the Backend contract:\n\s+tools\[0\]\.handler: expected a function/);
+    await expect(load({ x: bad('missing-handler.js') })).rejects.toThrow(
+      /does not satisfy the Backend contract:\n\s+tools\[0\]\.handler: expected a function/,
+    );
   });
 
   it('rejects zod 3 schemas, which would break tools/list for every client', async () => {
@@ -33,7 +35,9 @@ describe('loader', () => {
   it('explains where it looked for a plugin it cannot find', async () => {
     const error = await load({ nosuch: {} }).catch((e) => e);
     expect(error).toBeInstanceOf(PluginLoadError);
-    expect(error.message).toMatch(/plugin nosuch not found: it is not built in \(.*\), not installed, not a servers entry, and \.mcprc has no plugins\.nosuch\.module/);
+    expect(error.message).toMatch(
+      /plugin nosuch not found: it is not built in \(.*\), not installed, not a servers entry, and \.mcprc has no plugins\.nosuch\.module/,
+    );
     expect(error.message).toContain('mcphost plugins:install mcphost-plugin-nosuch');
   });
 
@@ -47,7 +51,13 @@ describe('loader', () => {
 
   it('imports only the requested plugins', async () => {
     const file = t.write('only.json', JSON.stringify({ plugins: { kitchen: { module: KITCHEN }, broken: bad('throws.js') } }));
-    const { registry, failures } = await openHost({ cwd: t.dir, env: {}, configFile: file, plugins: ['kitchen'], writeLog: () => undefined });
+    const { registry, failures } = await openHost({
+      cwd: t.dir,
+      env: {},
+      configFile: file,
+      plugins: ['kitchen'],
+      writeLog: () => undefined,
+    });
     expect(failures).toEqual([]);
     expect(registry.hosts.map((h) => h.name)).toEqual(['kitchen']);
     await registry.close();

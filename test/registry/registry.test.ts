@@ -39,8 +39,18 @@ describe('registry', () => {
   });
 
   it('stops start-up when two plugins publish the same public name, naming both', async () => {
-    const file = t.write('clash.json', JSON.stringify({ plugins: { dup: { module: path.join(FIXTURES, 'bad-backends/clash2.js') }, dup_x: { module: path.join(FIXTURES, 'bad-backends/clash.js') } } }));
-    await expect(openHost({ cwd: t.dir, env: {}, configFile: file, writeLog: () => undefined })).rejects.toThrow('tool dup_x_y is published by both plugin dup and plugin dup_x');
+    const file = t.write(
+      'clash.json',
+      JSON.stringify({
+        plugins: {
+          dup: { module: path.join(FIXTURES, 'bad-backends/clash2.js') },
+          dup_x: { module: path.join(FIXTURES, 'bad-backends/clash.js') },
+        },
+      }),
+    );
+    await expect(openHost({ cwd: t.dir, env: {}, configFile: file, writeLog: () => undefined })).rejects.toThrow(
+      'tool dup_x_y is published by both plugin dup and plugin dup_x',
+    );
   });
 
   it('answers bad arguments with an error result naming each field, before the handler runs', async () => {
@@ -64,7 +74,9 @@ describe('registry', () => {
   it('keeps a handler error code and data in the structured error', async () => {
     const { registry } = await kitchen();
     const outcome = await registry.callTool('kitchen_coded', { name: 'pie' });
-    expect(outcome.result.structuredContent).toEqual({ error: { code: 'NOT_FOUND', message: 'no such dish: pie', data: { suggestions: ['soup', 'salad'] } } });
+    expect(outcome.result.structuredContent).toEqual({
+      error: { code: 'NOT_FOUND', message: 'no such dish: pie', data: { suggestions: ['soup', 'salad'] } },
+    });
   });
 
   it('aborts a handler that runs past its timeout and answers with a timeout error', async () => {
@@ -153,7 +165,9 @@ describe('registry', () => {
 
   it('reads static resources and template resources, and throws for unknown URIs', async () => {
     const { registry } = await kitchen();
-    expect(await registry.readResource('kitchen://menu')).toEqual({ contents: [{ uri: 'kitchen://menu', mimeType: 'text/markdown', text: '# Menu\n- soup\n- salad\n' }] });
+    expect(await registry.readResource('kitchen://menu')).toEqual({
+      contents: [{ uri: 'kitchen://menu', mimeType: 'text/markdown', text: '# Menu\n- soup\n- salad\n' }],
+    });
     const dish = await registry.readResource('kitchen://dish/salad');
     expect(JSON.parse(dish.contents[0].text!)).toEqual({ dish: 'salad', uri: 'kitchen://dish/salad' });
     await expect(registry.readResource('kitchen://nothing')).rejects.toThrow('unknown resource "kitchen://nothing"');

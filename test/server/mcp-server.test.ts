@@ -49,7 +49,10 @@ async function connect(registry: Registry) {
 
 describe('MCP server over the registry', () => {
   it('notifies clients when a backend says its tools changed, and serves the new tool', async () => {
-    const registry = await Registry.create([{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }], { logger: silentLogger, timeouts });
+    const registry = await Registry.create(
+      [{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
+      { logger: silentLogger, timeouts },
+    );
     const { client, changed } = await connect(registry);
     expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['grow_add_tool']);
     await client.callTool({ name: 'grow_add_tool', arguments: { name: 'fresh' } });
@@ -60,9 +63,18 @@ describe('MCP server over the registry', () => {
   });
 
   it('declares tools, resources, prompts, completions and logging, and lists backends in the instructions', async () => {
-    const registry = await Registry.create([{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }], { logger: silentLogger, timeouts });
+    const registry = await Registry.create(
+      [{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
+      { logger: silentLogger, timeouts },
+    );
     const { client } = await connect(registry);
-    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
     expect(client.getInstructions()).toContain('- grow: tools appear at run time');
     await client.close();
     await registry.close();
@@ -74,7 +86,13 @@ describe('MCP server over the registry', () => {
     const registry = await Registry.create(
       [
         { name: 'grow', backend: a, config: {}, section: {}, origin: { kind: 'module', location: 'a' } },
-        { name: 'grow_x', backend: { ...b, tools: [{ name: 'y', description: 'y', input: z.object({}), handler: () => 'y' }] }, config: {}, section: {}, origin: { kind: 'module', location: 'b' } },
+        {
+          name: 'grow_x',
+          backend: { ...b, tools: [{ name: 'y', description: 'y', input: z.object({}), handler: () => 'y' }] },
+          config: {},
+          section: {},
+          origin: { kind: 'module', location: 'b' },
+        },
       ],
       { logger: silentLogger, timeouts },
     );

@@ -14,7 +14,12 @@ afterEach(async () => {
 });
 
 function client(args: string[], backoff: { initialMs: number; maxMs: number; resetAfterMs: number }, env: Record<string, string> = {}) {
-  const c = new UpstreamClient({ name: 'up', target: { kind: 'stdio', command: process.execPath, args, env }, logger: silentLogger, backoff });
+  const c = new UpstreamClient({
+    name: 'up',
+    target: { kind: 'stdio', command: process.execPath, args, env },
+    logger: silentLogger,
+    backoff,
+  });
   clients.push(c);
   return c;
 }

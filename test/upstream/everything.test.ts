@@ -84,7 +84,10 @@ describe('server-everything over stdio', () => {
     expect(down.message).toMatch(/upstream everything is down: `.*index\.js stdio` was killed by SIGKILL/);
     // Within the first backoff second a call is refused with the reason (later it already restarts).
     const refused = await client.callTool({ name: 'everything_echo', arguments: { message: 'x' } });
-    if (refused.isError) expect(textOf(refused)).toMatch(/^upstream everything unavailable: `.*index\.js stdio` was killed by SIGKILL(: .*)?; next restart attempt in \d s$/);
+    if (refused.isError)
+      expect(textOf(refused)).toMatch(
+        /^upstream everything unavailable: `.*index\.js stdio` was killed by SIGKILL(: .*)?; next restart attempt in \d s$/,
+      );
     const echoed = await waitFor(async () => {
       const r = await client.callTool({ name: 'everything_echo', arguments: { message: 'back' } });
       return r.isError ? undefined : textOf(r);

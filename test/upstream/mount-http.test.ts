@@ -18,7 +18,10 @@ describe('an HTTP server mounted from .mcprc', () => {
   const env = () => isolatedEnv(tmp.dir, { FX_TOKEN: 's3cret' });
 
   beforeAll(async () => {
-    upstream = execa(process.execPath, [FIXTURE_SERVER, 'http', '0'], { env: { FIXTURE_JOURNAL: journal, FIXTURE_TOKEN: 's3cret' }, reject: false });
+    upstream = execa(process.execPath, [FIXTURE_SERVER, 'http', '0'], {
+      env: { FIXTURE_JOURNAL: journal, FIXTURE_TOKEN: 's3cret' },
+      reject: false,
+    });
     let out = '';
     upstream.stdout?.on('data', (d: Buffer) => void (out += d.toString()));
     const port = await waitFor(() => /listening (\d+)/.exec(out)?.[1], 'the fixture to listen');
@@ -42,7 +45,9 @@ describe('an HTTP server mounted from .mcprc', () => {
     expect(textOf(await session.client.callTool({ name: 'fxh_echo', arguments: { text: 'over http' } }))).toBe('echo: over http');
     const refused = await runCli(['call', 'nokey', 'echo', '--text', 'x'], { cwd: tmp.dir, env: env() });
     expect(refused.exitCode).toBe(4);
-    expect(refused.stderr.replace(/\s*›\s*/g, ' ')).toContain(`upstream nokey unavailable: ${url} answered HTTP 401 Unauthorized: missing or wrong bearer token`);
+    expect(refused.stderr.replace(/\s*›\s*/g, ' ')).toContain(
+      `upstream nokey unavailable: ${url} answered HTTP 401 Unauthorized: missing or wrong bearer token`,
+    );
   });
 
   it('forwards tools/list_changed that arrive over the server’s stream', async () => {

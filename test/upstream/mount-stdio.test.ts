@@ -75,7 +75,10 @@ describe('a stdio server mounted from .mcprc', () => {
 
   it('relays the upstream’s progress to the client', async () => {
     const seen: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = await session.client.callTool({ name: 'fx_slow', arguments: { steps: 4, stepMs: 20 } }, { onprogress: (p) => seen.push(p) });
+    const result = await session.client.callTool(
+      { name: 'fx_slow', arguments: { steps: 4, stepMs: 20 } },
+      { onprogress: (p) => seen.push(p) },
+    );
     expect(textOf(result)).toBe('done 4');
     // The SDK client dispatches notifications a tick late, so a progress sent right before the
     // result can be dropped on arrival; the earlier ones must all be there, in order.

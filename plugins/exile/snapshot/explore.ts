@@ -8,7 +8,18 @@ import { compileExpr } from './eval/compile.js';
 import { toText } from './eval/ops.js';
 import { HUD_ROOTS, type MemberInfo, type TypeInfo } from './format.js';
 import { parse } from './lang/parser.js';
-import { DictValue, EnumValue, ListValue, hasMember, isObject, memberKeys, typeOf, typeLabel, type ObjectValue, type Value } from './model.js';
+import {
+  DictValue,
+  EnumValue,
+  ListValue,
+  hasMember,
+  isObject,
+  memberKeys,
+  typeOf,
+  typeLabel,
+  type ObjectValue,
+  type Value,
+} from './model.js';
 import { serialize, structValue, type SerializeContext } from './serialize.js';
 import type { Snapshot } from './snapshot.js';
 import { searchTypes } from './search.js';
@@ -21,7 +32,12 @@ interface Ctx extends SerializeContext {
   limit: number;
 }
 
-export function explore(snapshot: Snapshot, args: ExploreArgs, limits: { budget: Budget; cap: OutputCap }, wrapError: (e: unknown) => unknown): unknown {
+export function explore(
+  snapshot: Snapshot,
+  args: ExploreArgs,
+  limits: { budget: Budget; cap: OutputCap },
+  wrapError: (e: unknown) => unknown,
+): unknown {
   const target = args.target.trim();
   const { budget } = limits;
   const ctx: Ctx = { snapshot, budget, cap: limits.cap, includePrivate: args.includePrivate, limit: args.limit };
@@ -54,7 +70,12 @@ function describe(v: Value, depth: number, ctx: Ctx, ancestors: ObjectValue[]): 
     const methods = ctx.snapshot
       .methods(v.$type)
       .filter((m) => ctx.includePrivate || m.access === 'public')
-      .map((m) => ({ name: m.name, signature: m.signature, access: m.access, ...(OFFLINE_METHODS.has(m.name.replace(/<.*$/, '')) ? {} : { available: false }) }));
+      .map((m) => ({
+        name: m.name,
+        signature: m.signature,
+        access: m.access,
+        ...(OFFLINE_METHODS.has(m.name.replace(/<.*$/, '')) ? {} : { available: false }),
+      }));
     out.methods = methods;
   }
   return out;
@@ -68,7 +89,9 @@ function valueFields(v: Value, depth: number, ctx: Ctx, ancestors: ObjectValue[]
     const out: Record<string, unknown> = { count: v.count };
     if (depth < 1) return out;
     const entries: Array<[string | number, Value, 'index' | 'key']> =
-      v instanceof ListValue ? v.items.slice(0, ctx.limit).map((x, i) => [i, x, 'index']) : [...v.map].slice(0, ctx.limit).map(([k, x]) => [k as string | number, x, 'key']);
+      v instanceof ListValue
+        ? v.items.slice(0, ctx.limit).map((x, i) => [i, x, 'index'])
+        : [...v.map].slice(0, ctx.limit).map(([k, x]) => [k as string | number, x, 'key']);
     out.items = entries.map(([at, x, label]) => ({ [label]: at, type: typeOf(x), ...valueFields(x, depth - 1, ctx, ancestors) }));
     const recorded = v instanceof ListValue ? v.items.length : v.map.size;
     if (entries.length < v.count) out.truncated = true;
@@ -88,7 +111,10 @@ function memberNodes(o: ObjectValue, depth: number, ctx: Ctx, ancestors: ObjectV
   const declared = ctx.snapshot.members(o.$type);
   const known = new Set(declared.map((m) => m.name));
   const extra = memberKeys(o).filter((k) => !known.has(k));
-  const infos: Array<MemberInfo | { name: string }> = [...declared.filter((m) => ctx.includePrivate || m.access === 'public'), ...extra.map((name) => ({ name }))];
+  const infos: Array<MemberInfo | { name: string }> = [
+    ...declared.filter((m) => ctx.includePrivate || m.access === 'public'),
+    ...extra.map((name) => ({ name })),
+  ];
   return infos.map((info) => {
     const m = info as Partial<MemberInfo> & { name: string };
     const recorded = hasMember(o, m.name);
@@ -99,15 +125,22 @@ function memberNodes(o: ObjectValue, depth: number, ctx: Ctx, ancestors: ObjectV
 }
 
 function typeView(snapshot: Snapshot, name: string, includePrivate: boolean): TypeInfo {
-  if (name === '') throw new ToolError('type: needs a type name, e.g. type:Life or type:ExileCore.PoEMemory.Components.Life', { code: 'INVALID_TARGET' });
+  if (name === '')
+    throw new ToolError('type: needs a type name, e.g. type:Life or type:ExileCore.PoEMemory.Components.Life', { code: 'INVALID_TARGET' });
   const { info, candidates } = snapshot.findType(name);
   if (!info) {
-    if (candidates.length > 1) throw new ToolError(`type ${name} is ambiguous: ${candidates.join(', ')}`, { code: 'AMBIGUOUS', data: { candidates } });
+    if (candidates.length > 1)
+      throw new ToolError(`type ${name} is ambiguous: ${candidates.join(', ')}`, { code: 'AMBIGUOUS', data: { candidates } });
     const lower = name.toLowerCase();
     const near = [...snapshot.types.keys()].filter((t) => t.toLowerCase().includes(lower)).slice(0, 10);
-    throw new NotFoundError(`type ${name} is not in this snapshot${near.length ? ` (similar: ${near.join(', ')})` : ''}; try search:*${name}*`);
+    throw new NotFoundError(
+      `type ${name} is not in this snapshot${near.length ? ` (similar: ${near.join(', ')})` : ''}; try search:*${name}*`,
+    );
   }
   if (includePrivate) return info;
-  return { ...info, members: info.members?.filter((m) => m.access === 'public'), methods: info.methods?.filter((m) => m.access === 'public') };
+  return {
+    ...info,
+    members: info.members?.filter((m) => m.access === 'public'),
+    methods: info.methods?.filter((m) => m.access === 'public'),
+  };
 }
-

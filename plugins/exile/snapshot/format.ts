@@ -56,7 +56,10 @@ export const typeInfoSchema = z.object({
   size: z.number().int().nonnegative().optional(),
   members: z.array(member).optional(),
   methods: z.array(method).optional(),
-  values: z.array(z.object({ name: z.string().min(1), value: z.number() })).optional().describe('enum values'),
+  values: z
+    .array(z.object({ name: z.string().min(1), value: z.number() }))
+    .optional()
+    .describe('enum values'),
 });
 
 export const documentSchema = z.object({
@@ -64,7 +67,12 @@ export const documentSchema = z.object({
   version: z.number().int().positive(),
   recordedAt: z.string().optional(),
   source: z
-    .object({ url: z.string().optional(), roots: z.array(z.string()).optional(), depth: z.number().optional(), recorder: z.string().optional() })
+    .object({
+      url: z.string().optional(),
+      roots: z.array(z.string()).optional(),
+      depth: z.number().optional(),
+      recorder: z.string().optional(),
+    })
     .loose()
     .optional(),
   roots: z.record(z.string(), z.unknown()),

@@ -29,7 +29,12 @@ export async function loadSnapshot(file: string): Promise<Snapshot> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `snapshot ${file} does not exist: record one with \`mcphost exile:snapshot --out ${file}\`` : `cannot read snapshot ${file}: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      code === 'ENOENT'
+        ? `snapshot ${file} does not exist: record one with \`mcphost exile:snapshot --out ${file}\``
+        : `cannot read snapshot ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   try {
     return parseSnapshot(text, file);
@@ -52,13 +57,18 @@ export function parseSnapshot(input: string | unknown, file?: string): Snapshot 
       throw new SnapshotLoadError(`not valid JSON: ${(error as Error).message}`);
     }
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new SnapshotLoadError('expected a JSON object (an mcphost exile snapshot)');
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new SnapshotLoadError('expected a JSON object (an mcphost exile snapshot)');
   const envelope = doc as Record<string, unknown>;
   if (envelope.format !== SNAPSHOT_FORMAT) {
-    throw new SnapshotLoadError(`not an mcphost exile snapshot: format is ${JSON.stringify(envelope.format)}, expected "${SNAPSHOT_FORMAT}"`);
+    throw new SnapshotLoadError(
+      `not an mcphost exile snapshot: format is ${JSON.stringify(envelope.format)}, expected "${SNAPSHOT_FORMAT}"`,
+    );
   }
   if (typeof envelope.version === 'number' && envelope.version > SNAPSHOT_VERSION) {
-    throw new SnapshotLoadError(`snapshot format version ${envelope.version} is newer than this mcphost reads (${SNAPSHOT_VERSION}): upgrade mcphost`);
+    throw new SnapshotLoadError(
+      `snapshot format version ${envelope.version} is newer than this mcphost reads (${SNAPSHOT_VERSION}): upgrade mcphost`,
+    );
   }
   const parsed = documentSchema.safeParse(envelope);
   if (!parsed.success) {
@@ -69,7 +79,8 @@ export function parseSnapshot(input: string | unknown, file?: string): Snapshot 
   }
   const types = new Map<string, TypeInfo>();
   for (const [key, info] of Object.entries(parsed.data.types)) {
-    if (info.type !== key) throw Object.assign(new SnapshotLoadError(`type entry ${key} names itself ${info.type}`), { path: ['types', key] });
+    if (info.type !== key)
+      throw Object.assign(new SnapshotLoadError(`type entry ${key} names itself ${info.type}`), { path: ['types', key] });
     types.set(key, info);
   }
   const roots = new GraphReader().read(envelope.roots as Record<string, unknown>);
@@ -124,7 +135,9 @@ class GraphReader {
       const key = this.refKeys[i];
       const target = this.lookup(id);
       if (target === undefined) {
-        throw new SnapshotLoadError(`$ref ${JSON.stringify(id)} (${describeHolder(holder, key)}) points at no object: no "$id": ${JSON.stringify(id)} in the document`);
+        throw new SnapshotLoadError(
+          `$ref ${JSON.stringify(id)} (${describeHolder(holder, key)}) points at no object: no "$id": ${JSON.stringify(id)} in the document`,
+        );
       }
       if (holder instanceof Map) holder.set(key, target);
       else setOwn(holder as Record<string, unknown>, key as string, target);
@@ -158,7 +171,8 @@ class GraphReader {
       if (raw === undefined) throw new SnapshotLoadError('missing value');
       return raw as Value;
     }
-    if (Array.isArray(raw)) throw new SnapshotLoadError('a bare array is not a value: write a list as { "$type": "List<T>", "$values": [...] }');
+    if (Array.isArray(raw))
+      throw new SnapshotLoadError('a bare array is not a value: write a list as { "$type": "List<T>", "$values": [...] }');
     if (depth > MAX_GRAPH_NESTING) throw new SnapshotLoadError(`nested deeper than ${MAX_GRAPH_NESTING} levels`);
     const o = raw as Record<string, unknown>;
     if ('$ref' in o) {
@@ -189,14 +203,16 @@ class GraphReader {
 
   private checkKeys(o: Record<string, unknown>, allowed: Set<string>, what: string): void {
     for (const key in o) {
-      if (key.charCodeAt(0) === 36 && !allowed.has(key)) throw new SnapshotLoadError(`unknown key "${key}" in ${what} (allowed: ${[...allowed].join(', ')})`);
+      if (key.charCodeAt(0) === 36 && !allowed.has(key))
+        throw new SnapshotLoadError(`unknown key "${key}" in ${what} (allowed: ${[...allowed].join(', ')})`);
     }
   }
 
   private enumValue(o: Record<string, unknown>): EnumValue {
     this.checkKeys(o, ENUM_KEYS, 'an enum value');
     if (Object.keys(o).length !== 3) throw new SnapshotLoadError('an enum value has exactly "$type", "$enum" and "$value"');
-    if (typeof o.$enum !== 'string' || typeof o.$value !== 'number') throw new SnapshotLoadError('an enum value needs "$enum" (its name) and "$value" (its number)');
+    if (typeof o.$enum !== 'string' || typeof o.$value !== 'number')
+      throw new SnapshotLoadError('an enum value needs "$enum" (its name) and "$value" (its number)');
     let byName = this.enums.get(o.$type as string);
     if (!byName) this.enums.set(o.$type as string, (byName = new Map()));
     const known = byName.get(o.$enum);
@@ -242,7 +258,8 @@ class GraphReader {
         const pair = entries[i];
         if (!Array.isArray(pair) || pair.length !== 2) throw new SnapshotLoadError('an entry must be a [key, value] pair');
         const key = pair[0];
-        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') throw new SnapshotLoadError('a key must be a string, number or boolean');
+        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean')
+          throw new SnapshotLoadError('a key must be a string, number or boolean');
         if (map.has(key)) throw new SnapshotLoadError(`duplicate key ${JSON.stringify(key)}`);
         this.place(map, key, this.value(pair[1], depth + 1));
       }
@@ -259,7 +276,8 @@ class GraphReader {
       for (key in o) {
         const v = o[key];
         if (key.charCodeAt(0) === 36) {
-          if (!OBJECT_KEYS.has(key)) throw new SnapshotLoadError(`unknown key "${key}" in an object (allowed: ${[...OBJECT_KEYS].join(', ')}, and members)`);
+          if (!OBJECT_KEYS.has(key))
+            throw new SnapshotLoadError(`unknown key "${key}" in an object (allowed: ${[...OBJECT_KEYS].join(', ')}, and members)`);
           if (key === '$value' && typeof v !== 'string') throw new SnapshotLoadError('"$value" (display text) must be a string');
           if (key === '$truncated' && typeof v !== 'boolean') throw new SnapshotLoadError('"$truncated" must be a boolean');
           continue;

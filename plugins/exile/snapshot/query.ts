@@ -30,7 +30,10 @@ export function query(snapshot: Snapshot, args: QueryArgs, limits: { budget: Bud
   };
   const source = guard('from', args.from, () => compileExpr(parse(args.from), env)({}));
   if (!isCollection(source)) {
-    throw new ToolError(`from: ${args.from} is ${typeLabel(source)}, not a collection`, { code: 'INVALID_ARGUMENT', data: { clause: 'from' } });
+    throw new ToolError(`from: ${args.from} is ${typeLabel(source)}, not a collection`, {
+      code: 'INVALID_ARGUMENT',
+      data: { clause: 'from' },
+    });
   }
   const whereNode = args.where?.trim() ? guard('where', args.where, () => parse(args.where!)) : undefined;
   const where = whereNode ? compileExpr(whereNode, env) : undefined;
@@ -111,4 +114,3 @@ function sortBy(items: Value[], order: Array<{ key: Fn; descending: boolean; pos
   budget.check();
   return keyed.map((k) => k.it);
 }
-

@@ -19,8 +19,39 @@ export interface ExploreNode {
 }
 
 const PRIMITIVES = new Set([
-  'String', 'Char', 'Boolean', 'Byte', 'SByte', 'Int16', 'UInt16', 'Int32', 'UInt32', 'Int64', 'UInt64', 'Single', 'Double', 'Decimal', 'IntPtr', 'UIntPtr', 'Object', 'null',
-  'string', 'char', 'bool', 'byte', 'sbyte', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'float', 'double', 'decimal', 'object',
+  'String',
+  'Char',
+  'Boolean',
+  'Byte',
+  'SByte',
+  'Int16',
+  'UInt16',
+  'Int32',
+  'UInt32',
+  'Int64',
+  'UInt64',
+  'Single',
+  'Double',
+  'Decimal',
+  'IntPtr',
+  'UIntPtr',
+  'Object',
+  'null',
+  'string',
+  'char',
+  'bool',
+  'byte',
+  'sbyte',
+  'short',
+  'ushort',
+  'int',
+  'uint',
+  'long',
+  'ulong',
+  'float',
+  'double',
+  'decimal',
+  'object',
 ]);
 
 /** Type names worth an `explore type:` look-up (not primitives, generic collections or arrays). */
@@ -38,7 +69,10 @@ export function isTextType(name: string | undefined): boolean {
 export function unwrapResult(result: unknown): unknown {
   if (typeof result !== 'object' || result === null || !Array.isArray((result as { content?: unknown }).content)) return result;
   const r = result as { content: Array<{ type: string; text?: string }>; structuredContent?: unknown; isError?: boolean };
-  const text = r.content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+  const text = r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text ?? '')
+    .join('\n');
   if (r.isError) throw new ToolError(text || 'the HUD returned an error', { code: 'REMOTE_ERROR' });
   if (r.structuredContent !== undefined) return r.structuredContent;
   try {
@@ -51,7 +85,11 @@ export function unwrapResult(result: unknown): unknown {
 export function normalizeTypeInfo(raw: unknown): TypeInfo | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
-  const picked = Object.fromEntries(['type', 'kind', 'baseType', 'attributes', 'size', 'members', 'methods', 'values'].filter((k) => r[k] !== undefined && r[k] !== null).map((k) => [k, r[k]]));
+  const picked = Object.fromEntries(
+    ['type', 'kind', 'baseType', 'attributes', 'size', 'members', 'methods', 'values']
+      .filter((k) => r[k] !== undefined && r[k] !== null)
+      .map((k) => [k, r[k]]),
+  );
   const parsed = typeInfoSchema.safeParse(picked);
   return parsed.success ? parsed.data : undefined;
 }
@@ -73,13 +111,18 @@ export function enumFrom(value: string | number, info: TypeInfo): SnapshotValue 
 }
 
 /** An inline struct value ({ X, Y, Z }) as a typed snapshot object, nested structs and enums included. */
-export function structFrom(value: Record<string, unknown>, declared: string, typeOf: (name: string) => TypeInfo | undefined): SnapshotValue {
+export function structFrom(
+  value: Record<string, unknown>,
+  declared: string,
+  typeOf: (name: string) => TypeInfo | undefined,
+): SnapshotValue {
   const info = typeOf(declared);
   const out: Record<string, unknown> = { $type: info?.type ?? declared };
   for (const [key, v] of Object.entries(value)) {
     const memberType = info?.members?.find((m) => m.name === key)?.type;
     const memberInfo = memberType ? typeOf(memberType) : undefined;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && memberType) setOwn(out, key, structFrom(v as Record<string, unknown>, memberType, typeOf));
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && memberType)
+      setOwn(out, key, structFrom(v as Record<string, unknown>, memberType, typeOf));
     else if (memberInfo?.kind === 'enum' && (typeof v === 'string' || typeof v === 'number')) setOwn(out, key, enumFrom(v, memberInfo));
     else setOwn(out, key, v);
   }

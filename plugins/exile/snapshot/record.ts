@@ -63,7 +63,8 @@ class Recorder {
     const available = await this.listRoots();
     const wanted = this.options.roots ?? available.filter((r) => !SKIPPED_BY_DEFAULT.has(r));
     const unknown = wanted.filter((r) => !available.includes(r));
-    if (unknown.length > 0) throw new ToolError(`unknown root ${unknown.join(', ')}: the HUD serves ${available.join(', ')}`, { code: 'INVALID_ARGUMENT' });
+    if (unknown.length > 0)
+      throw new ToolError(`unknown root ${unknown.join(', ')}: the HUD serves ${available.join(', ')}`, { code: 'INVALID_ARGUMENT' });
     const roots: Record<string, SnapshotValue> = {};
     for (const name of wanted) this.queue.push({ path: name, depth: this.depth, place: (v) => v !== undefined && (roots[name] = v) });
     await this.drain();
@@ -80,7 +81,8 @@ class Recorder {
   }
 
   private async explore(target: string, depth = 1): Promise<unknown> {
-    if (this.signal.aborted) throw this.signal.reason instanceof Error ? this.signal.reason : new ToolError('recording cancelled', { code: 'CANCELLED' });
+    if (this.signal.aborted)
+      throw this.signal.reason instanceof Error ? this.signal.reason : new ToolError('recording cancelled', { code: 'CANCELLED' });
     this.calls++;
     return unwrapResult(await this.remote.explore({ target, depth, includePrivate: true, limit: this.items }, { signal: this.signal }));
   }
@@ -88,7 +90,9 @@ class Recorder {
   private async listRoots(): Promise<string[]> {
     const answer = (await this.explore('', 0)) as { members?: ExploreNode[]; roots?: Array<string | ExploreNode> } | string[];
     const list = Array.isArray(answer) ? answer : (answer.members ?? answer.roots ?? []);
-    const names = list.filter((r) => typeof r === 'string' || r.available !== false).map((r) => (typeof r === 'string' ? r : (r.name ?? '')));
+    const names = list
+      .filter((r) => typeof r === 'string' || r.available !== false)
+      .map((r) => (typeof r === 'string' ? r : (r.name ?? '')));
     return names.filter(Boolean).length > 0 ? names.filter(Boolean) : [...HUD_ROOTS];
   }
 
@@ -97,7 +101,14 @@ class Recorder {
     const concurrency = Math.max(1, this.options.concurrency ?? 4);
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, concurrency);
-      const answers = await Promise.all(batch.map((job) => this.explore(job.path).then((node) => ({ node }), (error: unknown) => ({ error }))));
+      const answers = await Promise.all(
+        batch.map((job) =>
+          this.explore(job.path).then(
+            (node) => ({ node }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+      );
       for (let i = 0; i < batch.length; i++) {
         const job = batch[i];
         const answer = answers[i];
@@ -182,10 +193,16 @@ class Recorder {
       this.queue.push({ path, depth, place });
       return PENDING;
     };
-    if (typeof node.count === 'number') return queue({ $type: info?.type ?? declared, $count: node.count, [/Dictionary|Lookup|Map</.test(declared) ? '$entries' : '$values']: [] } as SnapshotValue);
+    if (typeof node.count === 'number')
+      return queue({
+        $type: info?.type ?? declared,
+        $count: node.count,
+        [/Dictionary|Lookup|Map</.test(declared) ? '$entries' : '$values']: [],
+      } as SnapshotValue);
     const value = node.value;
     if (value === undefined || value === null) return null;
-    if (typeof value === 'object' && !Array.isArray(value)) return structFrom(value as Record<string, unknown>, declared, (n) => this.typeOf(n));
+    if (typeof value === 'object' && !Array.isArray(value))
+      return structFrom(value as Record<string, unknown>, declared, (n) => this.typeOf(n));
     if (info?.kind === 'enum' && (typeof value === 'string' || typeof value === 'number')) return enumFrom(value, info);
     if (typeof value === 'string' && !isTextType(declared) && (info === undefined ? lookupWorthy(declared) : info.kind !== 'enum')) {
       return queue({ $type: info?.type ?? declared, $value: value, $truncated: true });

@@ -18,7 +18,8 @@ export function searchTypes(snapshot: Snapshot, pattern: string, args: ExploreAr
   for (const [full, info] of [...snapshot.types].sort(([a], [b]) => a.localeCompare(b))) {
     if (re.test(full) || re.test(shortType(full))) types.push({ type: full, kind: info.kind });
     for (const m of info.members ?? []) {
-      if ((args.includePrivate || m.access === 'public') && re.test(m.name)) members.push({ type: full, name: m.name, kind: m.kind, memberType: m.type, access: m.access });
+      if ((args.includePrivate || m.access === 'public') && re.test(m.name))
+        members.push({ type: full, name: m.name, kind: m.kind, memberType: m.type, access: m.access });
     }
   }
   const truncated = types.length > args.limit || members.length > args.limit;

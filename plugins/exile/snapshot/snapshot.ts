@@ -10,7 +10,17 @@ export interface SnapshotHeader {
   file?: string;
 }
 
-const FLOAT_TYPES = new Set(['Single', 'Double', 'Decimal', 'float', 'double', 'decimal', 'System.Single', 'System.Double', 'System.Decimal']);
+const FLOAT_TYPES = new Set([
+  'Single',
+  'Double',
+  'Decimal',
+  'float',
+  'double',
+  'decimal',
+  'System.Single',
+  'System.Double',
+  'System.Decimal',
+]);
 
 export class Snapshot {
   readonly roots: Map<string, Value>;
@@ -92,7 +102,8 @@ export class Snapshot {
 
   methods(name: string | undefined): MethodInfo[] {
     const out = new Map<string, MethodInfo>();
-    for (const info of this.lineage(name)) for (const m of info.methods ?? []) if (!out.has(m.signature ?? m.name)) out.set(m.signature ?? m.name, m);
+    for (const info of this.lineage(name))
+      for (const m of info.methods ?? []) if (!out.has(m.signature ?? m.name)) out.set(m.signature ?? m.name, m);
     return [...out.values()];
   }
 

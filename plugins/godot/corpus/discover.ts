@@ -98,9 +98,12 @@ export function discover(docDir: string, warn: (message: string) => void = () =>
     }
   }
   if (files.length === 0) {
-    throw new UnavailableError(`No Godot class XML found in ${abs} (looked in ${dirs.map((d) => path.relative(root, d) || '.').join(', ')}). ${DOC_DIR_FIX}`, {
-      data: { docDir: abs },
-    });
+    throw new UnavailableError(
+      `No Godot class XML found in ${abs} (looked in ${dirs.map((d) => path.relative(root, d) || '.').join(', ')}). ${DOC_DIR_FIX}`,
+      {
+        data: { docDir: abs },
+      },
+    );
   }
   files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   return { root, files, dirs };

@@ -9,7 +9,8 @@ const DONE = '.mcphost-doctool.json';
 const VERSION_MS = 30_000;
 const DUMP_MS = 300_000;
 
-const howToFix = 'Set plugins.godot.godotBinary to a Godot executable (e.g. /usr/bin/godot4), or set plugins.godot.docDir to a doc/ folder instead.';
+const howToFix =
+  'Set plugins.godot.godotBinary to a Godot executable (e.g. /usr/bin/godot4), or set plugins.godot.docDir to a doc/ folder instead.';
 
 /** `godot --version`: the last line that looks like a version (3.x editors exit 255 after printing it). */
 export async function godotVersion(binary: string, signal?: AbortSignal): Promise<string> {
@@ -17,12 +18,16 @@ export async function godotVersion(binary: string, signal?: AbortSignal): Promis
   if ((result as { code?: string }).code === 'ENOENT') {
     throw new UnavailableError(`godotBinary ${binary} was not found. ${howToFix}`);
   }
-  const lines = String(result.stdout ?? '').split('\n').map((l) => l.trim());
+  const lines = String(result.stdout ?? '')
+    .split('\n')
+    .map((l) => l.trim());
   const version = lines.reverse().find((l) => /^\d+\.\d+/.test(l));
   if (result.timedOut) throw new UnavailableError(`${binary} --version did not finish within ${VERSION_MS / 1000} s. ${howToFix}`);
   if (!version) {
     const said = `${result.stdout ?? ''}\n${result.stderr ?? ''}`.trim().split('\n').slice(-3).join(' | ');
-    throw new UnavailableError(`${binary} --version printed no Godot version (exit ${result.exitCode ?? '?'}${said ? `: ${said}` : ''}). ${howToFix}`);
+    throw new UnavailableError(
+      `${binary} --version printed no Godot version (exit ${result.exitCode ?? '?'}${said ? `: ${said}` : ''}). ${howToFix}`,
+    );
   }
   return version;
 }
@@ -56,12 +61,25 @@ export async function dumpDocs(binary: string, cacheDir: string, options: DumpOp
   const headless = Number.parseInt(version, 10) >= 4 ? '--headless' : '--no-window';
   const args = ['--doctool', temp, headless];
   options.progress?.({ progress: 0, message: `dumping the class reference of Godot ${version} (${binary} ${args.join(' ')})` });
-  const result = await execa(binary, args, { cwd: temp, reject: false, timeout: DUMP_MS, cancelSignal: options.signal, stdin: 'ignore', all: true });
+  const result = await execa(binary, args, {
+    cwd: temp,
+    reject: false,
+    timeout: DUMP_MS,
+    cancelSignal: options.signal,
+    stdin: 'ignore',
+    all: true,
+  });
   const dumped = ['doc/classes', 'classes'].some((d) => existsSync(path.join(temp, d)));
   if (!dumped) {
     rmSync(temp, { recursive: true, force: true });
-    const tail = String(result.all ?? '').trim().split('\n').slice(-5).join('\n');
-    throw new UnavailableError(`${binary} ${args.join(' ')} wrote no class reference (exit ${result.exitCode ?? '?'}).${tail ? `\n${tail}` : ''}\n${howToFix}`);
+    const tail = String(result.all ?? '')
+      .trim()
+      .split('\n')
+      .slice(-5)
+      .join('\n');
+    throw new UnavailableError(
+      `${binary} ${args.join(' ')} wrote no class reference (exit ${result.exitCode ?? '?'}).${tail ? `\n${tail}` : ''}\n${howToFix}`,
+    );
   }
   writeFileSync(path.join(temp, DONE), JSON.stringify({ binary, version, at: new Date().toISOString() }));
   rmSync(target, { recursive: true, force: true });

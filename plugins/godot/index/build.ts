@@ -79,7 +79,13 @@ function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefin
   });
 }
 
-async function inWorkers(root: string, tasks: FileTask[], count: number, options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun[]> {
+async function inWorkers(
+  root: string,
+  tasks: FileTask[],
+  count: number,
+  options: BuildOptions,
+  report: (done: number) => void,
+): Promise<ProcessedRun[]> {
   // Round-robin shares balance big and small files across workers.
   const shares = Array.from({ length: count }, (_, w) => tasks.filter((_, i) => i % count === w));
   const done = new Array<number>(count).fill(0);
@@ -146,7 +152,10 @@ export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Pr
     options.progress?.({ progress: done, total, message: `parsing Godot class XML (${done}/${corpus.files.length})` });
   };
   const workers = options.workers ?? defaultWorkers(tasks.length);
-  const runs = workers > 0 ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report) : [await inThread(corpus.root, tasks, options, report)];
+  const runs =
+    workers > 0
+      ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report)
+      : [await inThread(corpus.root, tasks, options, report)];
   options.signal?.throwIfAborted();
   report(corpus.files.length);
   options.progress?.({ progress: total - 0.5, total, message: 'ranking symbols' });

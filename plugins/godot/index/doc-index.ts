@@ -109,7 +109,8 @@ export class DocIndex {
     // The file name comes from the (possibly saved) index: check where it really leads before reading.
     const file = path.resolve(this.root, entry.file);
     const real = existsSync(file) ? realpathSync(file) : file;
-    if (!isInside(this.root, file) || !isInside(this.root, real)) throw new Error(`refusing to read ${file}: it is outside the doc folder ${this.root}`);
+    if (!isInside(this.root, file) || !isInside(this.root, real))
+      throw new Error(`refusing to read ${file}: it is outside the doc folder ${this.root}`);
     const raw = parseClassXml(readFileSync(real, 'utf8'), entry.file);
     this.details.set(entry.name, raw);
     if (this.details.size > DETAIL_CACHE) this.details.delete(this.details.keys().next().value!);

@@ -136,10 +136,12 @@ export class Engine {
   static fromBinary(meta: EngineMeta, buildId: string, buf: Buffer): Engine | undefined {
     const terms = meta.vocab.length;
     const expected = HEADER + 4 * (terms + 1) + 8 * meta.postings;
-    if (buf.length !== expected || buf.toString('latin1', 0, HEADER) !== `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER)) return undefined;
+    if (buf.length !== expected || buf.toString('latin1', 0, HEADER) !== `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER))
+      return undefined;
     // Typed arrays need 4-byte alignment: copy when the buffer does not start on one.
     const bytes = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
-    const view = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, offset: number, n: number) => new Type(bytes.buffer, bytes.byteOffset + offset, n);
+    const view = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, offset: number, n: number) =>
+      new Type(bytes.buffer, bytes.byteOffset + offset, n);
     const offsets = view(Uint32Array, HEADER, terms + 1);
     const docs = view(Uint32Array, HEADER + 4 * (terms + 1), meta.postings);
     const weights = view(Float32Array, HEADER + 4 * (terms + 1) + 4 * meta.postings, meta.postings);

@@ -56,14 +56,18 @@ export interface ClassEntries {
 export function entriesOf(raw: RawClass, file: string): ClassEntries {
   // Cross-references, as `Class` or `Class.member` (unqualified ones name this class), counted on the way.
   const refs: string[] = [];
-  const onRef = (target: string, isClass: boolean) => refs.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`);
+  const onRef = (target: string, isClass: boolean) =>
+    refs.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`);
   const plain = (bbcode: string) => toPlain(bbcode, onRef);
   const brief = plain(raw.brief);
   const cls: ClassEntry = { name: raw.name, file, brief };
   if (raw.inherits) cls.inherits = raw.inherits;
   const docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }> = [];
   const description = plain(raw.description);
-  docs.push({ entry: { kind: 'class', name: raw.name, text: summary(brief || description) }, fields: { name: raw.name, owner: '', brief, body: description } });
+  docs.push({
+    entry: { kind: 'class', name: raw.name, text: summary(brief || description) },
+    fields: { name: raw.name, owner: '', brief, body: description },
+  });
   const member = (kind: DocKind, name: string, bbcode: string, extra?: string) => {
     const text = plain(bbcode);
     const entry: Omit<DocEntry, 'cls'> = { kind, name, text: summary(text) };

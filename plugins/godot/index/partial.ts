@@ -82,7 +82,7 @@ export class PartialIndex {
   private scan(text: string, weight: number, from = 0, to = text.length): number {
     let length = 0;
     // Words are runs of [A-Za-z0-9_]; scanned by hand, as split() costs a regex and an array per text.
-    for (let i = from; i < to; ) {
+    for (let i = from; i < to;) {
       while (i < to && !isWordChar(text.charCodeAt(i))) i++;
       const start = i;
       while (i < to && isWordChar(text.charCodeAt(i))) i++;

@@ -17,7 +17,15 @@ const FORMAT = 'mcphost-godot-index';
 export const INDEX_VERSION = 2;
 const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, w: FIELD_WEIGHTS, e: endianness() });
 
-const KIND_CODES: Record<DocKind, string> = { class: 'c', method: 'm', property: 'p', signal: 's', constant: 'k', theme_item: 't', annotation: 'a' };
+const KIND_CODES: Record<DocKind, string> = {
+  class: 'c',
+  method: 'm',
+  property: 'p',
+  signal: 's',
+  constant: 'k',
+  theme_item: 't',
+  annotation: 'a',
+};
 const CODE_KINDS = Object.fromEntries(Object.entries(KIND_CODES).map(([k, v]) => [v, k])) as Record<string, DocKind>;
 
 type DocRow = [string, number, string, string, number, string?];
@@ -57,7 +65,11 @@ function writeJson(fd: number, data: Persisted): void {
   const { files, classes, docs, ...head } = data;
   const write = (text: string) => writeSync(fd, text);
   write(asciiJson(head).slice(0, -1));
-  for (const [key, rows] of [['files', files], ['classes', classes], ['docs', docs]] as const) {
+  for (const [key, rows] of [
+    ['files', files],
+    ['classes', classes],
+    ['docs', docs],
+  ] as const) {
     write(`,${JSON.stringify(key)}:[`);
     for (let i = 0; i < rows.length; i += 2000) write(`${i ? ',' : ''}${asciiJson(rows.slice(i, i + 2000)).slice(1, -1)}`);
     write(']');
@@ -118,13 +130,17 @@ export function loadIndex(file: string, corpus: Corpus): LoadResult {
     data = JSON.parse(readFileSync(file, 'latin1')) as Persisted;
     bin = readFileSync(binaryPath(file));
   } catch (error) {
-    return { stale: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no saved index' : `unreadable saved index (${(error as Error).message})` };
+    return {
+      stale: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no saved index' : `unreadable saved index (${(error as Error).message})`,
+    };
   }
   if (data?.format !== FORMAT || data.fingerprint !== FINGERPRINT) return { stale: 'the saved index is from another version' };
   if (!sameInputs(data, corpus)) return { stale: 'class files changed since the index was saved' };
   const engine = Engine.fromBinary(data.engine, data.buildId, bin);
   if (!engine) return { stale: `${binaryPath(file)} does not belong to ${file}` };
-  const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) => (inherits ? { name, inherits, file: f, brief } : { name, file: f, brief }));
+  const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) =>
+    inherits ? { name, inherits, file: f, brief } : { name, file: f, brief },
+  );
   const docs: DocEntry[] = data.docs.map(([code, cls, name, text, refs, enumName]) => {
     const doc: DocEntry = { kind: CODE_KINDS[code], cls, name, text };
     if (refs) doc.refs = refs;

@@ -3,7 +3,15 @@
 import type { DocIndex } from '../index/doc-index.js';
 import type { SymbolKind } from '../model.js';
 import { classUri, symbolUri } from '../uri.js';
-import { annotationSignature, arity, methodSignature, propertySignature, signalSignature, constantSignature, themeItemSignature } from '../view/signature.js';
+import {
+  annotationSignature,
+  arity,
+  methodSignature,
+  propertySignature,
+  signalSignature,
+  constantSignature,
+  themeItemSignature,
+} from '../view/signature.js';
 import { countArgs, scanGdscript, type ApiRef } from './gdscript.js';
 import { CLASS_RENAMES, MEMBER_RENAMES } from './renames.js';
 import { classSuggestions, findMember, GLOBAL_CLASSES, memberSuggestions, type ResolvedSymbol } from './resolve.js';
@@ -38,7 +46,8 @@ export function parseCallText(text: string): ApiRef {
   const m = /^(?:([A-Za-z_@][\w]*)\s*\.\s*)?(@?[A-Za-z_][\w./-]*?)\s*(\(.*\))?\s*;?$/s.exec(trimmed);
   if (!m) return { text: trimmed };
   const args = m[3] === undefined ? undefined : countArgs(m[3], 0);
-  if (m[1] === undefined) return /^[A-Z]/.test(m[2]) && args === undefined ? { text: trimmed, cls: m[2] } : { text: trimmed, member: m[2], args };
+  if (m[1] === undefined)
+    return /^[A-Z]/.test(m[2]) && args === undefined ? { text: trimmed, cls: m[2] } : { text: trimmed, member: m[2], args };
   if (m[2] === 'new') return { text: trimmed, cls: m[1] };
   return { text: trimmed, cls: m[1], member: m[2], args };
 }
@@ -62,7 +71,9 @@ function describe(index: DocIndex, r: ResolvedSymbol): { signature?: string; dep
     case 'method':
     case 'annotation': {
       const m = by(r.kind === 'method' ? raw.methods : raw.annotations);
-      return m ? { signature: r.kind === 'method' ? methodSignature(m) : annotationSignature(m), deprecated: m.deprecated, range: arity(m) } : {};
+      return m
+        ? { signature: r.kind === 'method' ? methodSignature(m) : annotationSignature(m), deprecated: m.deprecated, range: arity(m) }
+        : {};
     }
     case 'property': {
       const p = raw.properties.find((x) => x.name === r.name && !x.overrides);
@@ -87,7 +98,8 @@ function describe(index: DocIndex, r: ResolvedSymbol): { signature?: string; dep
 
 function checkMember(index: DocIndex, ref: ApiRef, base: ApiCheck, clsId: number | undefined): ApiCheck {
   const member = ref.member!;
-  const scopes = clsId !== undefined ? [clsId] : GLOBAL_CLASSES.map((g) => exactClass(index, g)).filter((id): id is number => id !== undefined);
+  const scopes =
+    clsId !== undefined ? [clsId] : GLOBAL_CLASSES.map((g) => exactClass(index, g)).filter((id): id is number => id !== undefined);
   let found: ResolvedSymbol | undefined;
   for (const scope of scopes) if ((found = findMember(index, scope, member))) break;
   if (!found) {
@@ -101,7 +113,13 @@ function checkMember(index: DocIndex, ref: ApiRef, base: ApiCheck, clsId: number
   }
   const decl = index.classes[found.clsId].name;
   const info = describe(index, found);
-  const out: ApiCheck = { ...base, exists: true, kind: found.kind, qname: `${decl}.${found.name}`, uri: symbolUri(decl, found.kind, found.name) };
+  const out: ApiCheck = {
+    ...base,
+    exists: true,
+    kind: found.kind,
+    qname: `${decl}.${found.name}`,
+    uri: symbolUri(decl, found.kind, found.name),
+  };
   if (info.signature) out.signature = info.signature;
   if (info.deprecated !== undefined) out.deprecated = info.deprecated.replace(/\s+/g, ' ').trim() || 'deprecated';
   if (ref.args !== undefined) {
@@ -109,7 +127,12 @@ function checkMember(index: DocIndex, ref: ApiRef, base: ApiCheck, clsId: number
       const hint = found.kind === 'signal' ? ` (emit it with ${member}.emit(…))` : '';
       out.problem = `${decl}.${member} is a ${found.kind}, not a method${hint}`;
     } else if (info.range && (ref.args < info.range.min || ref.args > info.range.max)) {
-      const takes = info.range.max === Infinity ? `at least ${info.range.min}` : info.range.min === info.range.max ? `${info.range.min}` : `${info.range.min} to ${info.range.max}`;
+      const takes =
+        info.range.max === Infinity
+          ? `at least ${info.range.min}`
+          : info.range.min === info.range.max
+            ? `${info.range.min}`
+            : `${info.range.min} to ${info.range.max}`;
       out.problem = `${decl}.${member} takes ${takes} argument${takes === '1' ? '' : 's'}, ${ref.args} given: ${info.signature}`;
     }
   }

@@ -17,8 +17,10 @@ export interface ApiRef {
 }
 
 const KEYWORDS = new Set(
-  ('if elif else for while match when break continue pass return class class_name extends is in as self signal func static const enum var ' +
-    'breakpoint preload await not and or super true false null void PI TAU INF NAN assert').split(' '),
+  (
+    'if elif else for while match when break continue pass return class class_name extends is in as self signal func static const enum var ' +
+    'breakpoint preload await not and or super true false null void PI TAU INF NAN assert'
+  ).split(' '),
 );
 
 /** Blanks strings, comments and node paths, keeping offsets and line numbers. */
@@ -101,7 +103,8 @@ export function scanGdscript(source: string): Scan {
   const isClassLike = (name: string) => /^[A-Z@]/.test(name) || ['int', 'float', 'bool'].includes(name);
 
   for (const m of code.matchAll(/\b(?:func|signal|var|const|class_name|class|enum)\s+([A-Za-z_]\w*)/g)) locals.add(m[1]);
-  for (const m of code.matchAll(/\bfunc\s+\w+\s*\(([^)]*)\)/g)) for (const p of m[1].matchAll(/([A-Za-z_]\w*)\s*(?::|=|,|$)/g)) locals.add(p[1]);
+  for (const m of code.matchAll(/\bfunc\s+\w+\s*\(([^)]*)\)/g))
+    for (const p of m[1].matchAll(/([A-Za-z_]\w*)\s*(?::|=|,|$)/g)) locals.add(p[1]);
   const base = /^\s*extends\s+([A-Za-z_]\w*)/m.exec(code)?.[1];
   if (base) add({ text: `extends ${base}`, cls: base }, code.search(/\bextends\b/));
 
@@ -119,7 +122,8 @@ export function scanGdscript(source: string): Scan {
     if (isClassLike(m[1]) && !locals.has(m[1]) && m[1] !== 'void') add({ text: m[1], cls: m[1] }, m.index);
   }
   // Annotations: `@export`, `@onready`, `@export_range(…)`.
-  for (const m of code.matchAll(/(^|\s)@([A-Za-z_]\w*)/g)) add({ text: `@${m[2]}`, cls: '@GDScript', member: `@${m[2]}` }, m.index + m[1].length);
+  for (const m of code.matchAll(/(^|\s)@([A-Za-z_]\w*)/g))
+    add({ text: `@${m[2]}`, cls: '@GDScript', member: `@${m[2]}` }, m.index + m[1].length);
 
   // `Head.member` and `Head.member(…)`, where Head starts a chain.
   for (const m of code.matchAll(/(?<![\w.$%])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)(\s*\()?/g)) {

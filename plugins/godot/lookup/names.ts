@@ -36,7 +36,10 @@ export function checkMemberName(value: string, field = 'member name'): string {
 
 /** `Class.member` (or a bare global like `lerp`), with any `(args)` after it dropped. */
 export function splitQualified(value: string, field = 'qname'): { cls?: string; member: string } {
-  const text = value.trim().replace(/\(.*\)\s*$/s, '').trim();
+  const text = value
+    .trim()
+    .replace(/\(.*\)\s*$/s, '')
+    .trim();
   common(field, text);
   const dot = text.indexOf('.');
   if (dot < 0) return { member: checkMemberName(text, field) };

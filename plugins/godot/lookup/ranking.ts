@@ -4,9 +4,26 @@ import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 
 /** Constants and theme items are many and rarely what a question is about. */
-const KIND_PRIOR: Record<DocKind, number> = { class: 1, method: 1, property: 0.9, signal: 1, constant: 0.75, theme_item: 0.6, annotation: 1 };
+const KIND_PRIOR: Record<DocKind, number> = {
+  class: 1,
+  method: 1,
+  property: 0.9,
+  signal: 1,
+  constant: 0.75,
+  theme_item: 0.6,
+  annotation: 1,
+};
 /** Words that say which kind of symbol the question is about ("timer timeout signal"). */
-const KIND_WORDS: Record<string, DocKind> = { signal: 'signal', signals: 'signal', method: 'method', function: 'method', property: 'property', constant: 'constant', enum: 'constant', annotation: 'annotation' };
+const KIND_WORDS: Record<string, DocKind> = {
+  signal: 'signal',
+  signals: 'signal',
+  method: 'method',
+  function: 'method',
+  property: 'property',
+  constant: 'constant',
+  enum: 'constant',
+  annotation: 'annotation',
+};
 const KIND_HINT = 1.5;
 /** Weight of popularity: how often the rest of the reference links to a symbol (log scale). */
 const POPULARITY = 0.12;
@@ -30,12 +47,17 @@ const SYNONYMS: Record<string, string> = {
 };
 
 function words(query: string): string[] {
-  return query.toLowerCase().split(/[^a-z0-9_@]+/).filter(Boolean);
+  return query
+    .toLowerCase()
+    .split(/[^a-z0-9_@]+/)
+    .filter(Boolean);
 }
 
 /** The query with the reference's words for the user's appended. */
 export function expand(query: string): string {
-  const extra = words(query).map((w) => SYNONYMS[w]).filter(Boolean);
+  const extra = words(query)
+    .map((w) => SYNONYMS[w])
+    .filter(Boolean);
   return extra.length ? `${query} ${extra.join(' ')}` : query;
 }
 
@@ -43,7 +65,11 @@ export type Prior = (id: number) => number;
 
 /** The multiplier each matched document's BM25F score gets for this query. */
 export function priorFor(index: DocIndex, query: string): Prior {
-  const hinted = new Set(words(query).map((w) => KIND_WORDS[w]).filter(Boolean));
+  const hinted = new Set(
+    words(query)
+      .map((w) => KIND_WORDS[w])
+      .filter(Boolean),
+  );
   const mentioned = new Map<number, number>();
   for (const word of words(query)) {
     const id = word.length >= 3 ? index.classId(word) : undefined;

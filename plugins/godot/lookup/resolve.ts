@@ -79,14 +79,17 @@ export function memberSuggestions(index: DocIndex, clsId: number | undefined, me
   const cls = clsId === undefined ? undefined : index.classes[clsId].name;
   const renamed = cls ? MEMBER_RENAMES[`${cls}.${member}`] : undefined;
   if (renamed) out.push(renamed);
-  const scope = clsId === undefined ? GLOBAL_CLASSES.map((n) => index.classId(n)).filter((id): id is number => id !== undefined) : index.chain(clsId);
+  const scope =
+    clsId === undefined ? GLOBAL_CLASSES.map((n) => index.classId(n)).filter((id): id is number => id !== undefined) : index.chain(clsId);
   const names = new Map<string, string>();
   for (const cid of scope) {
-    for (const id of index.memberDocs(cid)) if (!names.has(index.docs[id].name)) names.set(index.docs[id].name, `${cls ?? index.classes[cid].name}.${index.docs[id].name}`);
+    for (const id of index.memberDocs(cid))
+      if (!names.has(index.docs[id].name)) names.set(index.docs[id].name, `${cls ?? index.classes[cid].name}.${index.docs[id].name}`);
   }
   for (const name of didYouMean(member, names.keys())) out.push(names.get(name)!);
   // The same name in other classes (`Node2D.move_and_slide` → CharacterBody2D.move_and_slide).
-  for (const id of (index.byName.get(member.toLowerCase()) ?? []).slice(0, 5)) if (index.docs[id].kind !== 'class') out.push(index.qualifiedName(id));
+  for (const id of (index.byName.get(member.toLowerCase()) ?? []).slice(0, 5))
+    if (index.docs[id].kind !== 'class') out.push(index.qualifiedName(id));
   return [...new Set(out)].slice(0, 8);
 }
 
@@ -100,10 +103,14 @@ export function resolveSymbol(index: DocIndex, qname: string, kind?: SymbolKind)
       if (hit) return hit;
     }
     const suggestions = memberSuggestions(index, undefined, member);
-    const asClass = index.classId(member) !== undefined ? ` ${member} is a class: use godot_get_class, or name a member as ${member}.name.` : '';
-    throw new NotFoundError(`No global Godot symbol named ${member}.${asClass}${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''}`, {
-      data: { suggestions },
-    });
+    const asClass =
+      index.classId(member) !== undefined ? ` ${member} is a class: use godot_get_class, or name a member as ${member}.name.` : '';
+    throw new NotFoundError(
+      `No global Godot symbol named ${member}.${asClass}${suggestions.length ? ` Did you mean ${suggestions.join(', ')}?` : ''}`,
+      {
+        data: { suggestions },
+      },
+    );
   }
   const clsId = resolveClass(index, cls);
   const hit = findMember(index, clsId, member, kind);

@@ -19,7 +19,12 @@ export interface SearchHit {
 }
 
 function normalise(query: string): string {
-  return query.trim().replace(/^`|`$/g, '').replace(/\(.*\)$/, '').trim().toLowerCase();
+  return query
+    .trim()
+    .replace(/^`|`$/g, '')
+    .replace(/\(.*\)$/, '')
+    .trim()
+    .toLowerCase();
 }
 
 /** Docs whose name (or `Class.member`, inherited members included) is exactly the query. */
@@ -83,7 +88,11 @@ export function search(index: DocIndex, query: string, options: { kind?: SearchK
   const expanded = expand(query);
   const prior = priorFor(index, query);
   const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
-  const exact = new Map(exactMatches(index, query).filter(wanted).map((id) => [id, 0]));
+  const exact = new Map(
+    exactMatches(index, query)
+      .filter(wanted)
+      .map((id) => [id, 0]),
+  );
   const ids: number[] = [];
   const scores: number[] = [];
   let top = 0;
@@ -99,7 +108,11 @@ export function search(index: DocIndex, query: string, options: { kind?: SearchK
   });
   // Higher score first; then the shorter name, then the earlier document (stable across runs).
   const before = (a: [number, number], b: [number, number]) =>
-    a[1] !== b[1] ? a[1] > b[1] : index.docs[a[0]].name.length !== index.docs[b[0]].name.length ? index.docs[a[0]].name.length < index.docs[b[0]].name.length : a[0] < b[0];
+    a[1] !== b[1]
+      ? a[1] > b[1]
+      : index.docs[a[0]].name.length !== index.docs[b[0]].name.length
+        ? index.docs[a[0]].name.length < index.docs[b[0]].name.length
+        : a[0] < b[0];
   const best = new TopK(options.limit, before);
   // Exact name matches go above every ranked hit: classes first, then by their own score.
   for (const [id, own] of exact) best.offer(id, top + 10 + (index.docs[id].kind === 'class' ? 5 : 0) + own / (top || 1));

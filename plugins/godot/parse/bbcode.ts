@@ -44,7 +44,9 @@ export function dedent(text: string): string {
 }
 
 function fence(code: string, lang: string): string {
-  const body = dedent(code).replace(/\[lb\]/g, '[').replace(/\[rb\]/g, ']');
+  const body = dedent(code)
+    .replace(/\[lb\]/g, '[')
+    .replace(/\[rb\]/g, ']');
   const ticks = body.includes('```') ? '````' : '```';
   return `${ticks}${lang}\n${body}\n${ticks}`;
 }
@@ -110,11 +112,13 @@ function prose(text: string, options: MarkdownOptions): string {
     .map((line) => line.trim())
     .filter((line) => line !== '');
   const converted = urls(inline(paragraphs.join('\n\n'), options));
-  return converted
-    // eslint-disable-next-line no-control-regex -- \u0005 marks a stashed inline code span
-    .replace(/\u0005(\d+)\u0005/g, (_w, i: string) => codes[Number(i)])
-    .replace(new RegExp(LB, 'g'), '[')
-    .replace(new RegExp(RB, 'g'), ']');
+  return (
+    converted
+      // eslint-disable-next-line no-control-regex -- \u0005 marks a stashed inline code span
+      .replace(/\u0005(\d+)\u0005/g, (_w, i: string) => codes[Number(i)])
+      .replace(new RegExp(LB, 'g'), '[')
+      .replace(new RegExp(RB, 'g'), ']')
+  );
 }
 
 /** Godot BBCode → Markdown. */

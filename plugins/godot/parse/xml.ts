@@ -23,7 +23,20 @@ export class XmlDocError extends Error {
   }
 }
 
-const LIST_TAGS = new Set(['method', 'member', 'signal', 'constant', 'theme_item', 'annotation', 'ctor', 'operator', 'param', 'argument', 'link', 'return']);
+const LIST_TAGS = new Set([
+  'method',
+  'member',
+  'signal',
+  'constant',
+  'theme_item',
+  'annotation',
+  'ctor',
+  'operator',
+  'param',
+  'argument',
+  'link',
+  'return',
+]);
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -123,7 +136,12 @@ function method(node: Node): MethodDoc {
 }
 
 function property(node: Node): PropertyDoc {
-  const out: PropertyDoc = { name: attr(node, 'name') ?? '', type: attr(node, 'type') ?? 'Variant', description: textOf(node), ...status(node) };
+  const out: PropertyDoc = {
+    name: attr(node, 'name') ?? '',
+    type: attr(node, 'type') ?? 'Variant',
+    description: textOf(node),
+    ...status(node),
+  };
   for (const key of ['enum', 'default', 'setter', 'getter', 'overrides'] as const) {
     const value = attr(node, key);
     if (value) out[key] = value;
@@ -144,7 +162,12 @@ function constant(node: Node): ConstantDoc {
 }
 
 function themeItem(node: Node): ThemeItemDoc {
-  const out: ThemeItemDoc = { name: attr(node, 'name') ?? '', dataType: attr(node, 'data_type') ?? '', type: attr(node, 'type') ?? '', description: textOf(node) };
+  const out: ThemeItemDoc = {
+    name: attr(node, 'name') ?? '',
+    dataType: attr(node, 'data_type') ?? '',
+    type: attr(node, 'type') ?? '',
+    description: textOf(node),
+  };
   const def = attr(node, 'default');
   if (def !== undefined) out.default = def;
   return out;

@@ -22,7 +22,9 @@ function required(variables: Record<string, string | string[]>, key: string, uri
 function completeClass(namesFor: NamesFor) {
   return (value: string, ctx: BackendContext<GodotConfig>) => {
     const p = value.toLowerCase();
-    return namesFor(ctx).filter((n) => n.toLowerCase().startsWith(p)).sort();
+    return namesFor(ctx)
+      .filter((n) => n.toLowerCase().startsWith(p))
+      .sort();
   };
 }
 
@@ -54,7 +56,9 @@ export function godotResources(indexFor: IndexFor, namesFor: NamesFor): Resource
       read: async (uri, variables, ctx) => {
         const kind = required(variables, 'kind', uri);
         if (!(SYMBOL_KINDS as readonly string[]).includes(kind)) {
-          throw new ToolError(`${uri}: kind must be one of ${SYMBOL_KINDS.join(', ')}, not ${JSON.stringify(kind.slice(0, 40))}`, { code: 'INVALID_ARGUMENT' });
+          throw new ToolError(`${uri}: kind must be one of ${SYMBOL_KINDS.join(', ')}, not ${JSON.stringify(kind.slice(0, 40))}`, {
+            code: 'INVALID_ARGUMENT',
+          });
         }
         const index = await indexFor(ctx as CallContext<GodotConfig>);
         const qname = `${required(variables, 'className', uri)}.${required(variables, 'name', uri)}`;

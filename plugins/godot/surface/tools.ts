@@ -22,7 +22,11 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         'Full-text search over Godot classes, methods, properties, signals, constants, theme items and annotations. ' +
         'Returns [{uri, name, kind, score, snippet}] best first; name is Class or Class.member. Search first, then fetch details with godot_get_class / godot_get_symbol.',
       input: z.object({
-        query: z.string().min(1).max(500).describe('what to look for: words ("move a character with collisions") or a name (Node2D, _ready, Node2D.look_at)'),
+        query: z
+          .string()
+          .min(1)
+          .max(500)
+          .describe('what to look for: words ("move a character with collisions") or a name (Node2D, _ready, Node2D.look_at)'),
         kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of symbol'),
         limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100)'),
       }),
@@ -49,7 +53,9 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       description:
         'One member by qualified name (Node._ready, Vector2.x, Button.pressed, Node.ProcessMode, lerp for globals). Members inherited from an ancestor ' +
         'resolve too (CharacterBody2D.add_child → Node.add_child, with a note). Returns {kind, className, name, qname, uri, signature, description, …}.',
-      input: z.object({ qname: z.string().min(1).max(300).describe('Class.member, Class.Enum, Class.Enum.VALUE, or a global function/constant name') }),
+      input: z.object({
+        qname: z.string().min(1).max(300).describe('Class.member, Class.Enum, Class.Enum.VALUE, or a global function/constant name'),
+      }),
       annotations: readOnly,
       handler: async ({ qname }, ctx) => {
         const index = await indexFor(ctx);
@@ -84,10 +90,17 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         '(Godot 3 → 4 renames such as KinematicBody2D → CharacterBody2D).',
       input: z
         .object({
-          calls: z.array(z.string().min(1).max(500)).max(200).optional().describe('references such as Class.method(args), Class.property, Class'),
+          calls: z
+            .array(z.string().min(1).max(500))
+            .max(200)
+            .optional()
+            .describe('references such as Class.method(args), Class.property, Class'),
           code: z.string().max(200_000).optional().describe('a GDScript snippet to scan for engine API'),
         })
-        .refine((a) => a.calls !== undefined || a.code !== undefined, { message: 'give calls (a list of Class.member references) or code (GDScript)', path: ['calls'] }),
+        .refine((a) => a.calls !== undefined || a.code !== undefined, {
+          message: 'give calls (a list of Class.member references) or code (GDScript)',
+          path: ['calls'],
+        }),
       annotations: readOnly,
       handler: async ({ calls, code }, ctx) => {
         const index = await indexFor(ctx);

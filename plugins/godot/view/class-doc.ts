@@ -3,7 +3,14 @@ import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, RawClass, SignalDoc
 import type { DocIndex } from '../index/doc-index.js';
 import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
 import { classUri } from '../uri.js';
-import { annotationSignature, constantSignature, methodSignature, propertySignature, signalSignature, themeItemSignature } from './signature.js';
+import {
+  annotationSignature,
+  constantSignature,
+  methodSignature,
+  propertySignature,
+  signalSignature,
+  themeItemSignature,
+} from './signature.js';
 
 export interface MethodOut extends Status {
   name: string;
@@ -71,7 +78,13 @@ function status<T extends Status>(from: Status, out: T, md: Md): T {
 }
 
 export function methodOut(m: MethodDoc, md: Md): MethodOut {
-  const out: MethodOut = { name: m.name, signature: m.name.startsWith('@') ? annotationSignature(m) : methodSignature(m), returnType: m.returnEnum ?? m.returnType, params: m.params, description: md(m.description) };
+  const out: MethodOut = {
+    name: m.name,
+    signature: m.name.startsWith('@') ? annotationSignature(m) : methodSignature(m),
+    returnType: m.returnEnum ?? m.returnType,
+    params: m.params,
+    description: md(m.description),
+  };
   if (m.qualifiers) out.qualifiers = m.qualifiers;
   return status(m, out, md);
 }

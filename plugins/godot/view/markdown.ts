@@ -11,7 +11,12 @@ function notes(item: { deprecated?: string; experimental?: string }): string[] {
   return out;
 }
 
-function section(title: string, cls: string, kind: SymbolKind, items: Array<{ name: string; signature: string; description: string; deprecated?: string; experimental?: string; overrides?: string }>): string[] {
+function section(
+  title: string,
+  cls: string,
+  kind: SymbolKind,
+  items: Array<{ name: string; signature: string; description: string; deprecated?: string; experimental?: string; overrides?: string }>,
+): string[] {
   const shown = items.filter((i) => !i.overrides);
   if (!shown.length) return [];
   const out = [`## ${title}`];
@@ -25,7 +30,12 @@ function section(title: string, cls: string, kind: SymbolKind, items: Array<{ na
 export function classMarkdown(doc: GodotClassDoc): string {
   const out = [`# ${doc.name}`];
   if (doc.inheritanceChain.length > 1) {
-    out.push(`*Inherits:* ${doc.inheritanceChain.slice(1).map((n) => `[${n}](${classUri(n)})`).join(' < ')}`);
+    out.push(
+      `*Inherits:* ${doc.inheritanceChain
+        .slice(1)
+        .map((n) => `[${n}](${classUri(n)})`)
+        .join(' < ')}`,
+    );
   }
   out.push(...notes(doc));
   if (doc.brief) out.push(doc.brief);
@@ -33,7 +43,8 @@ export function classMarkdown(doc: GodotClassDoc): string {
   if (doc.tutorials.length) out.push('## Tutorials', doc.tutorials.map((t) => `- [${t.title ?? t.url}](${t.url})`).join('\n'));
   const overridden = doc.properties.filter((p) => p.overrides);
   out.push(...section('Properties', doc.name, 'property', doc.properties));
-  if (overridden.length) out.push(`Overrides the defaults of: ${overridden.map((p) => `\`${p.signature}\` (from ${p.overrides})`).join(', ')}.`);
+  if (overridden.length)
+    out.push(`Overrides the defaults of: ${overridden.map((p) => `\`${p.signature}\` (from ${p.overrides})`).join(', ')}.`);
   out.push(...section('Methods', doc.name, 'method', doc.methods));
   out.push(...section('Signals', doc.name, 'signal', doc.signals));
   out.push(...section('Constants', doc.name, 'constant', doc.constants));

@@ -39,10 +39,13 @@ export class FileProvider implements ImHexProvider {
   fileHandle(): Promise<FileHandle> {
     this.handle ??= this.open().catch((error: NodeJS.ErrnoException) => {
       this.handle = undefined;
-      throw new UnavailableError(`cannot open ${this.key}${this.o.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.o.writable)}`, {
-        cause: error,
-        data: { file: this.key, reason: error.code },
-      });
+      throw new UnavailableError(
+        `cannot open ${this.key}${this.o.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.o.writable)}`,
+        {
+          cause: error,
+          data: { file: this.key, reason: error.code },
+        },
+      );
     });
     return this.handle;
   }
@@ -69,7 +72,11 @@ export class FileProvider implements ImHexProvider {
   async setSelection(start: number, size: number) {
     const total = await this.size();
     if (start + size > total) {
-      throw invalidParams(size === 0 ? 'start_offset' : 'size', `the selection ${start}+${size} runs past the end of the data (${total} bytes)`, { dataSize: total });
+      throw invalidParams(
+        size === 0 ? 'start_offset' : 'size',
+        `the selection ${start}+${size} runs past the end of the data (${total} bytes)`,
+        { dataSize: total },
+      );
     }
     if (size === 0) selections.delete(this.key);
     else selections.set(this.key, { start, size });
@@ -89,8 +96,12 @@ export class FileProvider implements ImHexProvider {
     const total = (await fh.stat()).size;
     const end = offset + data.length;
     if (offset > total || (end > total && !this.o.allowGrow)) {
-      const how = this.o.allowGrow ? 'a write may extend the file but must start at or before its end' : 'writes never grow the file unless plugins.imhex.allowGrow is true';
-      throw invalidParams('offset', `writing ${data.length} bytes at ${offset} runs past the end of the data (${total} bytes): ${how}`, { dataSize: total });
+      const how = this.o.allowGrow
+        ? 'a write may extend the file but must start at or before its end'
+        : 'writes never grow the file unless plugins.imhex.allowGrow is true';
+      throw invalidParams('offset', `writing ${data.length} bytes at ${offset} runs past the end of the data (${total} bytes): ${how}`, {
+        dataSize: total,
+      });
     }
     if (end > Number.MAX_SAFE_INTEGER) throw invalidParams('offset', 'the write would end past Number.MAX_SAFE_INTEGER');
     call.signal.throwIfAborted();
@@ -117,7 +128,9 @@ export class FileProvider implements ImHexProvider {
       chunkBytes: this.o.chunkBytes,
       signal: call.signal,
       progressEvery: Math.max(this.o.chunkBytes, Math.floor(total / 100)),
-      onProgress: report ? ({ done, total: all }) => call.progress!({ progress: done, total: all, message: `searched ${done} of ${all} bytes` }) : undefined,
+      onProgress: report
+        ? ({ done, total: all }) => call.progress!({ progress: done, total: all, message: `searched ${done} of ${all} bytes` })
+        : undefined,
     });
     return result.truncated ? { offsets: result.offsets, truncated: true as const } : { offsets: result.offsets };
   }
@@ -130,12 +143,25 @@ export class FileProvider implements ImHexProvider {
   async health(): Promise<HealthReport> {
     try {
       const st = await stat(this.key);
-      if (!st.isFile()) return { ok: false, message: `${this.key} is not a regular file — set plugins.imhex.file (or --file) to a file`, detail: { provider: 'file', file: this.key } };
+      if (!st.isFile())
+        return {
+          ok: false,
+          message: `${this.key} is not a regular file — set plugins.imhex.file (or --file) to a file`,
+          detail: { provider: 'file', file: this.key },
+        };
       await (await open(this.key, this.o.writable ? 'r+' : 'r')).close();
-      return { ok: true, message: `serving ${this.label}, ${st.size} bytes`, detail: { provider: 'file', file: this.key, size: st.size, writable: this.o.writable } };
+      return {
+        ok: true,
+        message: `serving ${this.label}, ${st.size} bytes`,
+        detail: { provider: 'file', file: this.key, size: st.size, writable: this.o.writable },
+      };
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
-      return { ok: false, message: `cannot open ${this.key}: ${e.code ?? e.message} — ${openHint(e, this.o.writable)}`, detail: { provider: 'file', file: this.key } };
+      return {
+        ok: false,
+        message: `cannot open ${this.key}: ${e.code ?? e.message} — ${openHint(e, this.o.writable)}`,
+        detail: { provider: 'file', file: this.key },
+      };
     }
   }
 
@@ -150,7 +176,9 @@ function openHint(error: NodeJS.ErrnoException, writable: boolean): string {
   if (error.code === 'ENOENT') return 'set plugins.imhex.file (or pass --file) to an existing file';
   if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder or device; name a regular file';
   if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') {
-    return writable ? 'the file is not writable by this user; fix its permissions or set plugins.imhex.writable: false' : 'the file is not readable by this user';
+    return writable
+      ? 'the file is not writable by this user; fix its permissions or set plugins.imhex.writable: false'
+      : 'the file is not readable by this user';
   }
   return 'check plugins.imhex.file';
 }

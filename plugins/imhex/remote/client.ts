@@ -47,18 +47,32 @@ export class ImHexClient {
   }
 
   /** Calls `method` and checks the result against `schema`. Calls run one after another. */
-  call<S extends z.ZodType>(method: string, params: Record<string, unknown> | undefined, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
+  call<S extends z.ZodType>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: S,
+    options: CallOptions = {},
+  ): Promise<z.output<S>> {
     const run = this.queue.then(() => this.attempt(method, params, schema, options, options.retryOnDrop ?? false));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async attempt<S extends z.ZodType>(method: string, params: Record<string, unknown> | undefined, schema: S, options: CallOptions, retry: boolean): Promise<z.output<S>> {
+  private async attempt<S extends z.ZodType>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: S,
+    options: CallOptions,
+    retry: boolean,
+  ): Promise<z.output<S>> {
     options.signal?.throwIfAborted();
     let answer: Record<string, unknown>;
     this.busy = true;
     try {
-      answer = await this.tcp.request({ jsonrpc: '2.0', method, ...(params && { params }) }, { signal: options.signal, timeoutMs: options.timeoutMs ?? this.o.requestTimeoutMs });
+      answer = await this.tcp.request(
+        { jsonrpc: '2.0', method, ...(params && { params }) },
+        { signal: options.signal, timeoutMs: options.timeoutMs ?? this.o.requestTimeoutMs },
+      );
     } catch (error) {
       if (error instanceof PeerError && error.code === 'CLOSED' && retry) {
         this.o.logger?.debug(`connection to ImHex dropped during ${method}; sending it again`);
@@ -73,12 +87,16 @@ export class ImHexClient {
 
   private unpack<S extends z.ZodType>(method: string, answer: Record<string, unknown>, schema: S): z.output<S> {
     if (answer.jsonrpc !== '2.0') throw this.malformed(method, `jsonrpc is ${JSON.stringify(answer.jsonrpc)}, expected "2.0"`);
-    if ('error' in answer) throw rpcError(answer.error) ?? this.malformed(method, `error is not {code, message}: ${short(JSON.stringify(answer.error))}`);
+    if ('error' in answer)
+      throw rpcError(answer.error) ?? this.malformed(method, `error is not {code, message}: ${short(JSON.stringify(answer.error))}`);
     if (!('result' in answer)) throw this.malformed(method, 'the answer has neither result nor error');
     const parsed = schema.safeParse(answer.result);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw this.malformed(method, `result${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message} (got ${short(JSON.stringify(answer.result))})`);
+      throw this.malformed(
+        method,
+        `result${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message} (got ${short(JSON.stringify(answer.result))})`,
+      );
     }
     return parsed.data;
   }
@@ -109,10 +127,13 @@ export class ImHexClient {
     if (error instanceof ToolError) return error;
     if (error instanceof ConnectError) {
       const reason = (error.cause as NodeJS.ErrnoException | undefined)?.code ?? error.message;
-      return new UnavailableError(`ImHex not reachable at ${this.where} — is the MCP Integration plugin's server running?${this.o.unreachableHint ?? ''}`, {
-        cause: error,
-        data: { host: this.o.host, port: this.o.port, reason },
-      });
+      return new UnavailableError(
+        `ImHex not reachable at ${this.where} — is the MCP Integration plugin's server running?${this.o.unreachableHint ?? ''}`,
+        {
+          cause: error,
+          data: { host: this.o.host, port: this.o.port, reason },
+        },
+      );
     }
     if (error instanceof PeerError) {
       switch (error.code) {
@@ -122,13 +143,20 @@ export class ImHexClient {
             { cause: error, data: { method } },
           );
         case 'CLOSED':
-          return new UnavailableError(`ImHex at ${this.where} closed the connection before answering ${method}${method === 'write_bytes' ? ' (the write may or may not have happened)' : ''}`, { cause: error, data: { method } });
+          return new UnavailableError(
+            `ImHex at ${this.where} closed the connection before answering ${method}${method === 'write_bytes' ? ' (the write may or may not have happened)' : ''}`,
+            { cause: error, data: { method } },
+          );
         case 'ABORTED':
           // The answer may still come: start over on a fresh connection.
           this.tcp.close();
           return (options.signal?.reason as Error | undefined) ?? error;
         default:
-          return new ToolError(`ImHex at ${this.where} sent a malformed answer to ${method}: ${error.message}`, { code: BAD_RESPONSE, cause: error, data: { method } });
+          return new ToolError(`ImHex at ${this.where} sent a malformed answer to ${method}: ${error.message}`, {
+            code: BAD_RESPONSE,
+            cause: error,
+            data: { method },
+          });
       }
     }
     return error instanceof Error ? error : new Error(String(error));

@@ -4,7 +4,15 @@
 import { ToolError, type HealthReport } from '../../../src/backend/index.js';
 import { anchorOf, matchesAt } from '../hex.js';
 import { invalidParams } from '../errors.js';
-import { offsetInfoResult, readBytesResult, RpcCode, searchResult, selectionResult, setSelectionResult, writeBytesResult } from '../protocol.js';
+import {
+  offsetInfoResult,
+  readBytesResult,
+  RpcCode,
+  searchResult,
+  selectionResult,
+  setSelectionResult,
+  writeBytesResult,
+} from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
 import { ImHexClient, type ImHexClientOptions } from './client.js';
 
@@ -23,7 +31,10 @@ export class RemoteProvider implements ImHexProvider {
       return await run();
     } catch (error) {
       if (error instanceof ToolError && error.code === RpcCode.NO_PROVIDER) {
-        throw new ToolError(`${error.message} — open a file in ImHex first (or set plugins.imhex.file to work on a local file)`, { code: error.code, data: error.data });
+        throw new ToolError(`${error.message} — open a file in ImHex first (or set plugins.imhex.file to work on a local file)`, {
+          code: error.code,
+          data: error.data,
+        });
       }
       throw error;
     }
@@ -34,7 +45,9 @@ export class RemoteProvider implements ImHexProvider {
   }
 
   setSelection(start_offset: number, size: number, call: ProviderCall) {
-    return this.call(() => this.client.call('set_selection', { start_offset, size }, setSelectionResult, { signal: call.signal, retryOnDrop: true }));
+    return this.call(() =>
+      this.client.call('set_selection', { start_offset, size }, setSelectionResult, { signal: call.signal, retryOnDrop: true }),
+    );
   }
 
   readBytes(offset: number, count: number, call: ProviderCall) {
@@ -42,7 +55,9 @@ export class RemoteProvider implements ImHexProvider {
   }
 
   writeBytes(offset: number, data: Buffer, call: ProviderCall) {
-    return this.call(() => this.client.call('write_bytes', { offset, data: data.toString('hex') }, writeBytesResult, { signal: call.signal }));
+    return this.call(() =>
+      this.client.call('write_bytes', { offset, data: data.toString('hex') }, writeBytesResult, { signal: call.signal }),
+    );
   }
 
   async search(request: SearchRequest, call: ProviderCall) {

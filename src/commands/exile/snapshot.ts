@@ -77,12 +77,19 @@ export default class ExileSnapshot extends HostCommand {
 }
 
 function split(value: string | undefined): string[] | undefined {
-  const list = value?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return list && list.length > 0 ? list : undefined;
 }
 
 /** plugins.exile.url, validated by the exile plugin's own schema when it is installed (env variables included). */
-async function configuredUrl(resolved: ResolvedConfig, installed: Parameters<typeof importBackend>[1]['installed'], logger: Logger): Promise<string> {
+async function configuredUrl(
+  resolved: ResolvedConfig,
+  installed: Parameters<typeof importBackend>[1]['installed'],
+  logger: Logger,
+): Promise<string> {
   let schema: z.ZodType = z.looseObject({ url: z.string().min(1).default(DEFAULT_URL) });
   let env: Record<string, string> | undefined;
   try {

@@ -5,7 +5,8 @@ import { installedPackages, type OclifPluginLike } from '../../loader/installed.
 
 export default class Plugins extends HostCommand {
   static override summary = 'List built-in and installed backends with their versions.';
-  static override description = 'Install more with `mcphost plugins:install <npm package>`, link a local one with `mcphost plugins:link <dir>`, remove one with `mcphost plugins:uninstall <name>`.';
+  static override description =
+    'Install more with `mcphost plugins:install <npm package>`, link a local one with `mcphost plugins:link <dir>`, remove one with `mcphost plugins:uninstall <name>`.';
   static override examples = ['<%= config.bin %> plugins', '<%= config.bin %> plugins --json'];
   static override enableJsonFlag = true;
 
@@ -15,7 +16,12 @@ export default class Plugins extends HostCommand {
     if (!this.jsonEnabled()) {
       this.log(
         columns(
-          backends.map((b) => [b.name, b.version ?? '?', b.kind === 'installed' ? `installed (${b.package})` : 'built-in', b.error ? `error: ${firstLine(b.error)}` : firstLine(b.description, 80)]),
+          backends.map((b) => [
+            b.name,
+            b.version ?? '?',
+            b.kind === 'installed' ? `installed (${b.package})` : 'built-in',
+            b.error ? `error: ${firstLine(b.error)}` : firstLine(b.description, 80),
+          ]),
         ),
       );
     }

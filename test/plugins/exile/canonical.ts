@@ -15,7 +15,10 @@ export function canonical(snapshot: Snapshot): unknown {
     if (v instanceof ListValue) return { list: v.type, count: v.count, items: v.items.map(visit) };
     if (v instanceof DictValue) return { dict: v.type, count: v.count, entries: [...v.map].map(([k, x]) => [k, visit(x)]) };
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(v).filter((k) => k !== '$id').sort()) out[key] = visit(v[key] as Value);
+    for (const key of Object.keys(v)
+      .filter((k) => k !== '$id')
+      .sort())
+      out[key] = visit(v[key] as Value);
     return out;
   };
   return Object.fromEntries([...snapshot.roots.keys()].sort().map((name) => [name, visit(snapshot.roots.get(name)!)]));

@@ -56,4 +56,5 @@ export function rawFixture(): Raw {
 }
 
 export const entitiesOf = (raw: Raw): Raw[] => raw.roots.Entities.$values;
-export const componentOf = (entity: Raw, name: string): Raw | undefined => entity.Components.$entries.find(([k]: [string]) => k === name)?.[1];
+export const componentOf = (entity: Raw, name: string): Raw | undefined =>
+  entity.Components.$entries.find(([k]: [string]) => k === name)?.[1];

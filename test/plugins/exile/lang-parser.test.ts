@@ -44,7 +44,12 @@ describe('exile expression parser', () => {
     });
     expect(shape('Player.Components["Life"]')).toMatchObject({ type: 'Index', index: { type: 'String', value: 'Life' } });
     expect(shape('Entities[0]')).toMatchObject({ type: 'Index', index: { type: 'Number', value: 0, real: false } });
-    expect(shape('IngameState.GetZone(123)')).toMatchObject({ type: 'Call', name: 'GetZone', args: [{ type: 'Number', value: 123 }], typeArgs: [] });
+    expect(shape('IngameState.GetZone(123)')).toMatchObject({
+      type: 'Call',
+      name: 'GetZone',
+      args: [{ type: 'Number', value: 123 }],
+      typeArgs: [],
+    });
     expect(shape('Player.GetComponent<Life>().CurHP')).toMatchObject({
       type: 'Member',
       name: 'CurHP',
@@ -103,7 +108,12 @@ describe('exile expression parser', () => {
     expect(shape('new (Id, RenderName as Name)')).toEqual(shape('new { Id, Name = RenderName }'));
     expect(shape('BuffsList.Any(b => b.Timer > 0)')).toMatchObject({ type: 'Call', args: [{ type: 'Lambda', param: 'b' }] });
     expect(shape('iif(a, 1, 2)')).toMatchObject({ type: 'Call', object: null, name: 'iif' });
-    expect(shape('it as "ExileCore.Life"')).toMatchObject({ type: 'TypeTest', op: 'as', typeName: 'ExileCore.Life', operand: { type: 'It' } });
+    expect(shape('it as "ExileCore.Life"')).toMatchObject({
+      type: 'TypeTest',
+      op: 'as',
+      typeName: 'ExileCore.Life',
+      operand: { type: 'It' },
+    });
   });
 
   it('reads orderBy lists with directions', () => {

@@ -22,20 +22,25 @@ function trees(names: fc.Arbitrary<string>, maxDepth: number) {
       fc.constant({ type: 'Null' }),
       fc.boolean().map((value) => ({ type: 'Bool', value })),
       fc.maxSafeNat().map((value) => ({ type: 'Number', value, real: false })),
-      fc.double({ min: 0, max: 1e300, noNaN: true, noDefaultInfinity: true }).filter((v) => !Object.is(v, -0)).map((value) => ({ type: 'Number', value, real: true })),
+      fc
+        .double({ min: 0, max: 1e300, noNaN: true, noDefaultInfinity: true })
+        .filter((v) => !Object.is(v, -0))
+        .map((value) => ({ type: 'Number', value, real: true })),
       fc.string({ unit: 'binary', maxLength: 8 }).map((value) => ({ type: 'String', value })),
       names.map((name) => ({ type: 'Ident', name })),
       fc.constant({ type: 'It' }),
       fc.record({ type: fc.constant('Member'), object: tie('node'), name: names, optional: fc.boolean() }),
       fc.record({ type: fc.constant('Index'), object: tie('node'), index: tie('node'), optional: fc.boolean() }),
-      fc.record({
-        type: fc.constant('Call'),
-        object: fc.option(tie('node'), { nil: null }),
-        name: names,
-        typeArgs: fc.array(typeName, { maxLength: 2 }),
-        args: fc.array(tie('arg'), { maxLength: 3 }),
-        optional: fc.boolean(),
-      }).map((c) => (c.object === null ? { ...c, optional: false } : c)),
+      fc
+        .record({
+          type: fc.constant('Call'),
+          object: fc.option(tie('node'), { nil: null }),
+          name: names,
+          typeArgs: fc.array(typeName, { maxLength: 2 }),
+          args: fc.array(tie('arg'), { maxLength: 3 }),
+          optional: fc.boolean(),
+        })
+        .map((c) => (c.object === null ? { ...c, optional: false } : c)),
       fc.record({ type: fc.constant('Unary'), op: fc.constantFrom('!', '-', '+'), operand: tie('node') }),
       fc.record({ type: fc.constant('Binary'), op: fc.constantFrom(...BINARY), left: tie('node'), right: tie('node') }),
       fc.record({ type: fc.constant('Conditional'), test: tie('node'), then: tie('node'), else: tie('node') }),
@@ -45,15 +50,57 @@ function trees(names: fc.Arbitrary<string>, maxDepth: number) {
         fields: fc.uniqueArray(fc.record({ name: names, value: tie('node') }), { minLength: 1, maxLength: 3, selector: (f) => f.name }),
       }),
     ),
-    arg: fc.oneof({ depthSize: 'small', maxDepth }, tie('node'), fc.record({ type: fc.constant('Lambda'), param: names, body: tie('node') })),
+    arg: fc.oneof(
+      { depthSize: 'small', maxDepth },
+      tie('node'),
+      fc.record({ type: fc.constant('Lambda'), param: names, body: tie('node') }),
+    ),
   })).node as fc.Arbitrary<Node>;
 }
 
 const anyName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/).filter((s) => !KEYWORDS.has(s));
 const fixtureName = fc.constantFrom(
-  'Player', 'Entities', 'GameController', 'IngameUi', 'Memory', 'Components', 'Life', 'Buffs', 'BuffsList', 'CurHP', 'MaxHP', 'HPPercentage',
-  'Distance', 'IsHostile', 'Rarity', 'Type', 'Path', 'RenderName', 'Position', 'X', 'Y', 'Count', 'Keys', 'Values', 'Length', 'Timer',
-  'GetComponent', 'HasComponent', 'ToString', 'GetHashCode', 'Contains', 'Any', 'First', 'Where', 'Select', 'OrderBy', 'Sum', 'iif', 'np', 'Owner', 'Id',
+  'Player',
+  'Entities',
+  'GameController',
+  'IngameUi',
+  'Memory',
+  'Components',
+  'Life',
+  'Buffs',
+  'BuffsList',
+  'CurHP',
+  'MaxHP',
+  'HPPercentage',
+  'Distance',
+  'IsHostile',
+  'Rarity',
+  'Type',
+  'Path',
+  'RenderName',
+  'Position',
+  'X',
+  'Y',
+  'Count',
+  'Keys',
+  'Values',
+  'Length',
+  'Timer',
+  'GetComponent',
+  'HasComponent',
+  'ToString',
+  'GetHashCode',
+  'Contains',
+  'Any',
+  'First',
+  'Where',
+  'Select',
+  'OrderBy',
+  'Sum',
+  'iif',
+  'np',
+  'Owner',
+  'Id',
 );
 
 function expectPositioned(src: string, error: unknown) {
@@ -76,12 +123,67 @@ describe('exile expression language (properties)', () => {
   });
 
   it('printing is stable: print(parse(print(t))) === print(t)', () => {
-    fc.assert(fc.property(trees(anyName, 4), (tree) => print(parse(print(tree))) === print(tree)), { numRuns: 500 });
+    fc.assert(
+      fc.property(trees(anyName, 4), (tree) => print(parse(print(tree))) === print(tree)),
+      { numRuns: 500 },
+    );
   });
 
   it('random junk either parses or fails with a positioned syntax error', () => {
-    const pieces = fc.constantFrom('(', ')', '[', ']', '{', '}', '.', '?.', '?', ':', '??', ',', '<', '>', '=', '==', '=>', '!', '-', '+', '*', '/', '%', '&&', '||', '"', "'", '\\', '@', '#', '$', ' ', 'a', 'Player', 'new', 'it', 'is', 'as', 'iif', '1', '1.5', '0x', '1e', 'null', 'true', '\u0000', '\u00e9', '\ud83d');
-    const junk = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(pieces, { maxLength: 25 }).map((p) => p.join('')));
+    const pieces = fc.constantFrom(
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      '.',
+      '?.',
+      '?',
+      ':',
+      '??',
+      ',',
+      '<',
+      '>',
+      '=',
+      '==',
+      '=>',
+      '!',
+      '-',
+      '+',
+      '*',
+      '/',
+      '%',
+      '&&',
+      '||',
+      '"',
+      "'",
+      '\\',
+      '@',
+      '#',
+      '$',
+      ' ',
+      'a',
+      'Player',
+      'new',
+      'it',
+      'is',
+      'as',
+      'iif',
+      '1',
+      '1.5',
+      '0x',
+      '1e',
+      'null',
+      'true',
+      '\u0000',
+      '\u00e9',
+      '\ud83d',
+    );
+    const junk = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.array(pieces, { maxLength: 25 }).map((p) => p.join('')),
+    );
     fc.assert(
       fc.property(junk, (src) => {
         try {

@@ -22,17 +22,27 @@ describe('createRemoteProvider', () => {
 
   it('returns the HUD’s data for eval, explore and query', async () => {
     expect(await provider.eval(evalInput.parse({ expr: 'Player.Position' }), ctx())).toEqual({ X: 100.5, Y: 200.3, Z: 0 });
-    const player = (await provider.explore(exploreInput.parse({ target: 'Player' }), ctx())) as { path: string; members: Array<{ name: string; access: string }>; methods: Array<{ name: string }> };
+    const player = (await provider.explore(exploreInput.parse({ target: 'Player' }), ctx())) as {
+      path: string;
+      members: Array<{ name: string; access: string }>;
+      methods: Array<{ name: string }>;
+    };
     expect(player.path).toBe('Player');
     expect(player.members.map((m) => m.name)).toEqual(expect.arrayContaining(['Id', 'Position', '_components']));
     expect(player.members.find((m) => m.name === '_components')?.access).toBe('private');
     expect(player.methods.map((m) => m.name)).toEqual(['IsValid', 'GetComponent']);
-    const hostile = (await provider.query(queryInput.parse({ from: 'Entities', where: 'IsHostile', select: 'new { Id }', orderBy: 'Id desc' }), ctx())) as { items: unknown[] };
+    const hostile = (await provider.query(
+      queryInput.parse({ from: 'Entities', where: 'IsHostile', select: 'new { Id }', orderBy: 'Id desc' }),
+      ctx(),
+    )) as { items: unknown[] };
     expect(hostile.items).toEqual([{ Id: 12 }, { Id: 11 }]);
   });
 
   it('turns a HUD error into a ToolError with its message', async () => {
-    await expect(provider.eval(evalInput.parse({ expr: 'Player.Nope' }), ctx())).rejects.toMatchObject({ code: 'HUD_ERROR', message: expect.stringContaining('has no member Nope') });
+    await expect(provider.eval(evalInput.parse({ expr: 'Player.Nope' }), ctx())).rejects.toMatchObject({
+      code: 'HUD_ERROR',
+      message: expect.stringContaining('has no member Nope'),
+    });
   });
 
   it('reports a HUD that is not running as unavailable, naming the URL', async () => {
@@ -52,7 +62,10 @@ describe('createRemoteProvider', () => {
   it('times out a call after timeoutMs', async () => {
     const quick = createRemoteProvider({ url: hud.url, timeoutMs: 200 });
     try {
-      await expect(quick.eval(evalInput.parse({ expr: 'Wait(10000)' }), ctx())).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/did not answer within 200 ms/) });
+      await expect(quick.eval(evalInput.parse({ expr: 'Wait(10000)' }), ctx())).rejects.toMatchObject({
+        code: 'TIMEOUT',
+        message: expect.stringMatching(/did not answer within 200 ms/),
+      });
     } finally {
       await quick.close();
     }

@@ -81,16 +81,28 @@ describe('exile (remote mode)', () => {
         limit: { type: 'integer', default: 50 },
       });
       expect(byName.exile_eval.inputSchema.required).toEqual(['expr']);
-      expect(byName.exile_query.inputSchema).toMatchObject({ required: ['from'], properties: { take: { default: 100 }, skip: { default: 0 } } });
+      expect(byName.exile_query.inputSchema).toMatchObject({
+        required: ['from'],
+        properties: { take: { default: 100 }, skip: { default: 0 } },
+      });
     });
 
     it('returns exactly what the HUD returns', async () => {
       const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
         ['explore', { target: 'Player', depth: 1 }, { target: 'Player', depth: 1, includePrivate: true, limit: 50 }],
         ['explore', { target: 'search:*HP*' }, { target: 'search:*HP*', depth: 1, includePrivate: true, limit: 50 }],
-        ['query', { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName, Distance }' }, {
-          from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName, Distance }', take: 100, skip: 0,
-        }],
+        [
+          'query',
+          { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName, Distance }' },
+          {
+            from: 'Entities',
+            where: 'Distance < 50',
+            orderBy: 'Distance',
+            select: 'new { RenderName, Distance }',
+            take: 100,
+            skip: 0,
+          },
+        ],
         ['eval', { expr: 'Player?.GetComponent<Life>()?.MaxHP' }, { expr: 'Player?.GetComponent<Life>()?.MaxHP', depth: 2 }],
       ];
       for (const [tool, args, completed] of cases) {
@@ -101,7 +113,10 @@ describe('exile (remote mode)', () => {
         expect(forwarded.slice(0, forwarded.indexOf(' '))).toBe(tool);
         expect(JSON.parse(forwarded.slice(forwarded.indexOf(' ') + 1))).toEqual(completed);
       }
-      const query = await session.client.callTool({ name: 'exile_query', arguments: { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName }' } });
+      const query = await session.client.callTool({
+        name: 'exile_query',
+        arguments: { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName }' },
+      });
       expect(JSON.parse(textOf(query)).items).toEqual([{ RenderName: 'Town Portal' }, { RenderName: 'Hillock' }, { RenderName: 'Nessa' }]);
     });
   });

@@ -36,15 +36,23 @@ describe('snapshot tools served by mcphost', () => {
       expect(position.structuredContent).toEqual(vector(raw.roots.Player.Position));
       const hp = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP' } });
       expect((hp.content as Array<{ text: string }>)[0].text).toBe(String(componentOf(raw.roots.Player, 'Life')!.CurHP));
-      const near = await session.client.callTool({ name: 'exile_query', arguments: { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10, select: 'Id' } });
-      const expected = entitiesOf(raw).filter((e) => e.Distance < 50 && e.IsHostile).sort((a, b) => a.Distance - b.Distance);
+      const near = await session.client.callTool({
+        name: 'exile_query',
+        arguments: { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10, select: 'Id' },
+      });
+      const expected = entitiesOf(raw)
+        .filter((e) => e.Distance < 50 && e.IsHostile)
+        .sort((a, b) => a.Distance - b.Distance);
       expect((near.structuredContent as Raw).items).toEqual(expected.slice(0, 10).map((e) => e.Id));
       const bad = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP)' } });
       expect(bad.isError).toBe(true);
       expect((bad.content as Array<{ text: string }>)[0].text).toMatch(/unexpected token '\)' at 33/);
       expect((bad.structuredContent as Raw).error).toMatchObject({ code: 'EXPR_SYNTAX', data: { position: 33 } });
       const live = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.DistanceFrom(Entities[0])' } });
-      expect((live.structuredContent as Raw).error).toMatchObject({ code: 'NOT_IN_SNAPSHOT', message: expect.stringMatching(/^not available in a snapshot: Entity\.DistanceFrom\(\)/) });
+      expect((live.structuredContent as Raw).error).toMatchObject({
+        code: 'NOT_IN_SNAPSHOT',
+        message: expect.stringMatching(/^not available in a snapshot: Entity\.DistanceFrom\(\)/),
+      });
       const deep = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player', depth: 99 } });
       expect(deep.isError).toBe(true);
       expect(JSON.stringify(deep.content)).toMatch(/depth/);
@@ -60,7 +68,9 @@ describe('snapshot tools served by mcphost', () => {
       const life = await client.callTool({ name: 'exile_explore', arguments: { target: 'type:Life' } });
       expect(life.structuredContent).toEqual(raw.types['ExileCore.PoEMemory.Components.Life']);
       const roots = await client.callTool({ name: 'exile_explore', arguments: {} });
-      expect((roots.structuredContent as Raw).members.filter((m: Raw) => m.available !== false).map((m: Raw) => m.name)).toEqual(Object.keys(raw.roots));
+      expect((roots.structuredContent as Raw).members.filter((m: Raw) => m.available !== false).map((m: Raw) => m.name)).toEqual(
+        Object.keys(raw.roots),
+      );
     } finally {
       await server.stop();
     }
@@ -73,7 +83,9 @@ describe('snapshot tools served by mcphost', () => {
     const args = JSON.stringify({ from: 'Entities', select: 'Type.ToString()' });
     const grouped = await runCli(['call', 'exile', 'query', '--args', args, '--json'], { cwd: dir.dir });
     expect(grouped.exitCode).toBe(0);
-    const counts = JSON.parse(grouped.stdout).structuredContent.items.map((g: Raw) => [g.Key, g.Count]).sort();
+    const counts = JSON.parse(grouped.stdout)
+      .structuredContent.items.map((g: Raw) => [g.Key, g.Count])
+      .sort();
     const byType = new Map<string, number>();
     for (const e of entitiesOf(raw)) byType.set(e.Type.$enum, (byType.get(e.Type.$enum) ?? 0) + 1);
     expect(counts).toEqual([...byType].sort());
@@ -89,7 +101,10 @@ describe('snapshot tools served by mcphost', () => {
 describe('mcphost doctor in snapshot mode', () => {
   it('loads the snapshot to check it, and names the file and the problem when it is not one', async () => {
     dir.write('not-a-snapshot.json', JSON.stringify({ format: 'something-else', version: 1 }));
-    const bad = await runCli(['doctor', '--plugins', 'exile'], { cwd: dir.dir, env: isolatedEnv(dir.dir, { EXILE_SNAPSHOT: 'not-a-snapshot.json' }) });
+    const bad = await runCli(['doctor', '--plugins', 'exile'], {
+      cwd: dir.dir,
+      env: isolatedEnv(dir.dir, { EXILE_SNAPSHOT: 'not-a-snapshot.json' }),
+    });
     expect(bad.exitCode).toBe(4);
     expect(bad.stdout).toContain(`snapshot ${path.join(dir.dir, 'not-a-snapshot.json')}: not an mcphost exile snapshot`);
     const good = await runCli(['doctor', '--plugins', 'exile'], { cwd: dir.dir });
@@ -130,7 +145,10 @@ describe('mcphost exile:snapshot', () => {
     });
 
     it('records the HUD into a file that serves the same answers', async () => {
-      const result = await runCli(['exile:snapshot', '--out', 'recorded.json', '--depth', '12', '--types', '*', '--json'], { cwd: dir.dir, timeout: 60_000 });
+      const result = await runCli(['exile:snapshot', '--out', 'recorded.json', '--depth', '12', '--types', '*', '--json'], {
+        cwd: dir.dir,
+        timeout: 60_000,
+      });
       expect(result.exitCode, result.stderr).toBe(0);
       const summary = JSON.parse(result.stdout);
       expect(summary).toMatchObject({ out: path.join(dir.dir, 'recorded.json'), url, roots: Object.keys(raw.roots) });
@@ -138,7 +156,9 @@ describe('mcphost exile:snapshot', () => {
       const recorded = parseSnapshot(readFileSync(path.join(dir.dir, 'recorded.json'), 'utf8'));
       expect(canonical(recorded)).toEqual(canonical(parseSnapshot(live)));
       const player = JSON.parse(live).roots.Player;
-      const hp = await runCli(['call', 'exile', 'eval', '--snapshot', 'recorded.json', '--expr', 'Player.Components["Life"].CurHP'], { cwd: dir.dir });
+      const hp = await runCli(['call', 'exile', 'eval', '--snapshot', 'recorded.json', '--expr', 'Player.Components["Life"].CurHP'], {
+        cwd: dir.dir,
+      });
       expect(hp.stdout).toBe(String(player.Components.$entries.find(([k]: [string]) => k === 'Life')[1].CurHP));
     }, 90_000);
 

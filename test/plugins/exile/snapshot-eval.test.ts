@@ -38,7 +38,9 @@ describe('null handling', () => {
   it('np() and ?? give defaults, comparisons with null are false, arithmetic with null is null', async () => {
     const noBuffs = entitiesOf(raw).findIndex((e) => !componentOf(e, 'Buffs'));
     expect(await t.eval(`np(Entities[${noBuffs}].GetComponent<Buffs>().BuffsList.Count, -1)`)).toBe(-1);
-    expect(await t.eval('np(Player.GetComponent<Buffs>().BuffsList.Count, -1)')).toBe(componentOf(player, 'Buffs')!.BuffsList.$values.length);
+    expect(await t.eval('np(Player.GetComponent<Buffs>().BuffsList.Count, -1)')).toBe(
+      componentOf(player, 'Buffs')!.BuffsList.$values.length,
+    );
     expect(await t.eval('null ?? "x"')).toBe('x');
     expect(await t.eval('null < 1')).toBe(false);
     expect(await t.eval('null + 1')).toBe(null);
@@ -54,7 +56,10 @@ describe('operators', () => {
     expect(await t.eval('7.0 / 2')).toBe(3.5);
     expect(await t.eval('7 % 3')).toBe(1);
     expect(await t.eval('Player.GetComponent<Life>().CurHP / Player.GetComponent<Life>().MaxHP')).toBe(Math.trunc(life.CurHP / life.MaxHP));
-    expect(await t.eval('Player.GetComponent<Life>().CurHP * 1.0 / Player.GetComponent<Life>().MaxHP')).toBeCloseTo(life.CurHP / life.MaxHP, 10);
+    expect(await t.eval('Player.GetComponent<Life>().CurHP * 1.0 / Player.GetComponent<Life>().MaxHP')).toBeCloseTo(
+      life.CurHP / life.MaxHP,
+      10,
+    );
     expect(Number.isInteger(raw.roots.Camera.ZFar)).toBe(true);
     expect(await t.eval('Camera.ZFar / 3')).toBe(raw.roots.Camera.ZFar / 3);
     expect(await t.eval('Camera.Width / 3')).toBe(Math.trunc(raw.roots.Camera.Width / 3));
@@ -182,7 +187,9 @@ describe('errors point at the expression', () => {
 describe('limits', () => {
   it('a call over its time budget fails instead of hanging', async () => {
     const slow = tools(fixtureProvider({ timeBudgetMs: 50 }));
-    const e = await failure(slow.query({ from: 'Entities', where: 'GameController._entityCache.Values.Any(x => Entities.Any(y => y.Id == x.Id + Id))' }));
+    const e = await failure(
+      slow.query({ from: 'Entities', where: 'GameController._entityCache.Values.Any(x => Entities.Any(y => y.Id == x.Id + Id))' }),
+    );
     expect(e.code).toBe('TIME_BUDGET');
     expect(e.message).toMatch(/time budget of 50 ms exceeded/);
   });

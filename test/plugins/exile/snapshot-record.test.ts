@@ -40,7 +40,12 @@ describe('recordSnapshot', () => {
     const doc = await recordSnapshot(fixtureProvider(), { depth: 12, logger: quiet });
     const again = tools(createSnapshotProvider(parseSnapshot(doc)));
     const first = tools(fixtureProvider());
-    for (const expr of ['Player.GetComponent<Life>().CurHP', 'Entities[5].Position', 'GameController.Player.Components["Life"].Owner.Id', 'IngameUi.InventoryPanel.Children[1].Children[2].Parent.Text']) {
+    for (const expr of [
+      'Player.GetComponent<Life>().CurHP',
+      'Entities[5].Position',
+      'GameController.Player.Components["Life"].Owner.Id',
+      'IngameUi.InventoryPanel.Children[1].Children[2].Parent.Text',
+    ]) {
       expect(await again.eval(expr), expr).toEqual(await first.eval(expr));
     }
     const q = { from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10 };
@@ -65,7 +70,9 @@ describe('recordSnapshot', () => {
     const raw = rawFixture();
     expect(await t.eval('Player.Id')).toBe(raw.roots.Player.Id);
     expect(await t.eval('Player.Components.Count')).toBe(raw.roots.Player.Components.$entries.length);
-    await expect(t.eval('Player.GetComponent<Life>().CurHP')).rejects.toThrow(/^not available in a snapshot: Life\.CurHP .*record with a larger --depth/);
+    await expect(t.eval('Player.GetComponent<Life>().CurHP')).rejects.toThrow(
+      /^not available in a snapshot: Life\.CurHP .*record with a larger --depth/,
+    );
   });
 
   it('records only the first items of long collections, keeping their count', async () => {
@@ -80,12 +87,19 @@ describe('recordSnapshot', () => {
 
   it('reports progress and refuses unknown roots', async () => {
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
-    await recordSnapshot(fixtureProvider(), { roots: ['Camera', 'IngameState'], depth: 3, progress: (p) => updates.push(p), logger: quiet });
+    await recordSnapshot(fixtureProvider(), {
+      roots: ['Camera', 'IngameState'],
+      depth: 3,
+      progress: (p) => updates.push(p),
+      logger: quiet,
+    });
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.map((u) => u.progress)).toEqual([...updates.map((u) => u.progress)].sort((a, b) => a - b));
     expect(updates.every((u) => u.total !== undefined && u.total >= u.progress)).toBe(true);
     expect(updates[0].message).toBe('IngameState');
-    await expect(recordSnapshot(fixtureProvider(), { roots: ['Player', 'Nope'] })).rejects.toThrow(/unknown root Nope: the HUD serves GameController, Player/);
+    await expect(recordSnapshot(fixtureProvider(), { roots: ['Player', 'Nope'] })).rejects.toThrow(
+      /unknown root Nope: the HUD serves GameController, Player/,
+    );
   });
 
   it('skips a member the HUD cannot read, and stops when the HUD goes away', async () => {

@@ -17,10 +17,12 @@ beforeAll(() => {
 
 const vector = (v: Raw) => Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('$')));
 /** What explore shows as a member's value: primitives as-is, enums by name, structs inline. */
-const shown = (v: any) => (v && typeof v === 'object' ? ('$enum' in v ? v.$enum : '$values' in v || '$entries' in v ? undefined : v.$value ?? vector(v)) : v);
+const shown = (v: any) =>
+  v && typeof v === 'object' ? ('$enum' in v ? v.$enum : '$values' in v || '$entries' in v ? undefined : (v.$value ?? vector(v))) : v;
 const typeMembers = (type: string): Raw[] => {
   const out: Raw[] = [];
-  for (let info = raw.types[type]; info; info = raw.types[info.baseType]) for (const m of info.members ?? []) if (!out.some((x) => x.name === m.name)) out.push(m);
+  for (let info = raw.types[type]; info; info = raw.types[info.baseType])
+    for (const m of info.members ?? []) if (!out.some((x) => x.name === m.name)) out.push(m);
   return out;
 };
 
@@ -50,14 +52,21 @@ describe('explore on a snapshot', () => {
     }
     const methods = [...raw.types[ENTITY].methods, ...raw.types[raw.types[ENTITY].baseType].methods];
     expect(answer.methods.map((m: Raw) => m.name).sort()).toEqual(methods.map((m: Raw) => m.name).sort());
-    const offline = answer.methods.filter((m: Raw) => m.available !== false).map((m: Raw) => m.name).sort();
+    const offline = answer.methods
+      .filter((m: Raw) => m.available !== false)
+      .map((m: Raw) => m.name)
+      .sort();
     expect(offline).toEqual(['GetComponent<T>', 'GetHashCode', 'HasComponent<T>', 'ToString']);
   });
 
   it('explore Player with includePrivate false hides private and internal members', async () => {
     const answer = await t.explore({ target: 'Player', depth: 1, includePrivate: false });
     const names = answer.members.map((m: Raw) => m.name);
-    expect(names).toEqual(typeMembers(ENTITY).filter((m) => m.access === 'public').map((m) => m.name));
+    expect(names).toEqual(
+      typeMembers(ENTITY)
+        .filter((m) => m.access === 'public')
+        .map((m) => m.name),
+    );
     expect(answer.methods.every((m: Raw) => m.access === 'public')).toBe(true);
   });
 
@@ -84,27 +93,51 @@ describe('explore on a snapshot', () => {
     expect(await t.explore({ target: `type:${life}` })).toEqual(raw.types[life]);
     expect(await t.explore({ target: 'type:Life' })).toEqual(raw.types[life]);
     const publicOnly = await t.explore({ target: 'type:Life', includePrivate: false });
-    expect(publicOnly.members.map((m: Raw) => m.name)).toEqual(raw.types[life].members.filter((m: Raw) => m.access === 'public').map((m: Raw) => m.name));
+    expect(publicOnly.members.map((m: Raw) => m.name)).toEqual(
+      raw.types[life].members.filter((m: Raw) => m.access === 'public').map((m: Raw) => m.name),
+    );
     const offsets = await t.explore({ target: 'type:ActorAnimationStageOffsets' });
     expect(offsets.kind).toBe('struct');
     expect(offsets.attributes).toEqual([{ name: 'StructLayout', args: { LayoutKind: 'Explicit', Pack: 1 } }]);
-    expect(offsets.members.map((m: Raw) => [m.name, m.offset])).toEqual(raw.types['GameOffsets.ActorAnimationStageOffsets'].members.map((m: Raw) => [m.name, m.offset]));
+    expect(offsets.members.map((m: Raw) => [m.name, m.offset])).toEqual(
+      raw.types['GameOffsets.ActorAnimationStageOffsets'].members.map((m: Raw) => [m.name, m.offset]),
+    );
     const flags = await t.explore({ target: 'type:EntityStateFlags' });
     expect(flags).toMatchObject({ kind: 'enum', attributes: [{ name: 'Flags' }] });
     expect(flags.values).toEqual(raw.types['ExileCore.Shared.Enums.EntityStateFlags'].values);
   });
 
   it('explore search: matches type names and member names', async () => {
-    const allMembers = Object.values(raw.types).flatMap((info: Raw) => (info.members ?? []).map((m: Raw) => ({ type: info.type, name: m.name })));
+    const allMembers = Object.values(raw.types).flatMap((info: Raw) =>
+      (info.members ?? []).map((m: Raw) => ({ type: info.type, name: m.name })),
+    );
     const monster = await t.explore({ target: 'search:*Monster*' });
-    expect(monster.types.map((x: Raw) => x.type).sort()).toEqual(Object.keys(raw.types).filter((n) => /monster/i.test(n)).sort());
-    expect(monster.members.map((x: Raw) => `${x.type}.${x.name}`).sort()).toEqual(allMembers.filter((m) => /monster/i.test(m.name)).map((m) => `${m.type}.${m.name}`).sort());
+    expect(monster.types.map((x: Raw) => x.type).sort()).toEqual(
+      Object.keys(raw.types)
+        .filter((n) => /monster/i.test(n))
+        .sort(),
+    );
+    expect(monster.members.map((x: Raw) => `${x.type}.${x.name}`).sort()).toEqual(
+      allMembers
+        .filter((m) => /monster/i.test(m.name))
+        .map((m) => `${m.type}.${m.name}`)
+        .sort(),
+    );
     const curhp = await t.explore({ target: 'search:CurHP' });
     expect(curhp.types).toEqual([]);
-    expect(curhp.members.map((x: Raw) => x.type).sort()).toEqual(allMembers.filter((m) => m.name.toLowerCase() === 'curhp').map((m) => m.type).sort());
+    expect(curhp.members.map((x: Raw) => x.type).sort()).toEqual(
+      allMembers
+        .filter((m) => m.name.toLowerCase() === 'curhp')
+        .map((m) => m.type)
+        .sort(),
+    );
     expect(curhp.members.length).toBeGreaterThanOrEqual(2);
     const offsets = await t.explore({ target: 'search:*Offsets' });
-    expect(offsets.types.map((x: Raw) => x.type).sort()).toEqual(Object.keys(raw.types).filter((n) => n.endsWith('Offsets')).sort());
+    expect(offsets.types.map((x: Raw) => x.type).sort()).toEqual(
+      Object.keys(raw.types)
+        .filter((n) => n.endsWith('Offsets'))
+        .sort(),
+    );
   });
 
   it('explore Entities[0] depth 2 expands nested members and summarises collections', async () => {
@@ -115,7 +148,9 @@ describe('explore on a snapshot', () => {
     expect(position.value).toEqual(vector(first.Position));
     const components = answer.members.find((m: Raw) => m.name === 'Components');
     expect(components.count).toBe(first.Components.$entries.length);
-    expect(components.items.map((i: Raw) => [i.key, i.type, i.value])).toEqual(first.Components.$entries.map(([k, c]: [string, Raw]) => [k, c.$type, c.$value]));
+    expect(components.items.map((i: Raw) => [i.key, i.type, i.value])).toEqual(
+      first.Components.$entries.map(([k, c]: [string, Raw]) => [k, c.$type, c.$value]),
+    );
     const cache = answer.members.find((m: Raw) => m.name === '_cacheComp');
     expect(cache).toMatchObject({ access: 'private', kind: 'field' });
     expect(cache.items.map((i: Raw) => [i.key, i.value])).toEqual(first._cacheComp.$entries);
@@ -124,7 +159,11 @@ describe('explore on a snapshot', () => {
   it('explore limits collections to `limit` items and marks the rest', async () => {
     const answer = await t.explore({ target: 'Entities', depth: 1, limit: 5 });
     expect(answer.count).toBe(entitiesOf(raw).length);
-    expect(answer.items.map((i: Raw) => i.value)).toEqual(entitiesOf(raw).slice(0, 5).map((e) => e.$value));
+    expect(answer.items.map((i: Raw) => i.value)).toEqual(
+      entitiesOf(raw)
+        .slice(0, 5)
+        .map((e) => e.$value),
+    );
     expect(answer.truncated).toBe(true);
   });
 });
@@ -156,7 +195,12 @@ describe('query on a snapshot', () => {
   const entities = () => entitiesOf(raw);
 
   it('monsters with new { Id, RenderName, Position }', async () => {
-    const answer = await t.query({ from: 'Entities', where: 'Type.ToString() == "Monster"', select: 'new { Id, RenderName, Position }', take: 20 });
+    const answer = await t.query({
+      from: 'Entities',
+      where: 'Type.ToString() == "Monster"',
+      select: 'new { Id, RenderName, Position }',
+      take: 20,
+    });
     const monsters = entities().filter((e) => e.Type.$enum === 'Monster');
     expect(answer.total).toBe(monsters.length);
     expect(answer.items).toEqual(monsters.slice(0, 20).map((e) => ({ Id: e.Id, RenderName: e.RenderName, Position: vector(e.Position) })));
@@ -172,21 +216,32 @@ describe('query on a snapshot', () => {
       where: 'ItemOnGround != null && ItemOnGround.Rarity >= 2',
       select: 'new { ItemOnGround.Path, ItemOnGround.Rarity, Name = ItemOnGround.RenderName }',
     });
-    const expected = raw.roots.IngameUi.ItemsOnGroundLabels.$values.map((l: Raw) => l.ItemOnGround).filter((e: Raw) => e && e.Rarity.$value >= 2);
+    const expected = raw.roots.IngameUi.ItemsOnGroundLabels.$values
+      .map((l: Raw) => l.ItemOnGround)
+      .filter((e: Raw) => e && e.Rarity.$value >= 2);
     expect(labels.items).toEqual(expected.map((e: Raw) => ({ Path: e.Path, Rarity: e.Rarity.$enum, Name: e.RenderName })));
   });
 
   it('buffs with Timer > 0, ordered by Timer desc', async () => {
-    const answer = await t.query({ from: 'Player.GetComponent<Buffs>().BuffsList', where: 'Timer > 0', select: 'new { Name, Timer, Charges }', orderBy: 'Timer desc' });
+    const answer = await t.query({
+      from: 'Player.GetComponent<Buffs>().BuffsList',
+      where: 'Timer > 0',
+      select: 'new { Name, Timer, Charges }',
+      orderBy: 'Timer desc',
+    });
     const buffs = componentOf(player, 'Buffs')!.BuffsList.$values.filter((b: Raw) => b.Timer > 0);
-    const expected = [...buffs].sort((a: Raw, b: Raw) => b.Timer - a.Timer).map((b: Raw) => ({ Name: b.Name, Timer: b.Timer, Charges: b.Charges }));
+    const expected = [...buffs]
+      .sort((a: Raw, b: Raw) => b.Timer - a.Timer)
+      .map((b: Raw) => ({ Name: b.Name, Timer: b.Timer, Charges: b.Charges }));
     expect(answer.items).toEqual(expected);
     expect(expected.length).toBeGreaterThan(1);
   });
 
   it('Distance < 50 && IsHostile ordered by Distance, take 10', async () => {
     const answer = await t.query({ from: 'Entities', where: 'Distance < 50 && IsHostile', orderBy: 'Distance', take: 10 });
-    const near = entities().filter((e) => e.Distance < 50 && e.IsHostile).sort((a, b) => a.Distance - b.Distance);
+    const near = entities()
+      .filter((e) => e.Distance < 50 && e.IsHostile)
+      .sort((a, b) => a.Distance - b.Distance);
     expect(near.length).toBeGreaterThan(10);
     expect(answer.total).toBe(near.length);
     expect(answer.items.map((e: Raw) => [e.Id, e.Distance])).toEqual(near.slice(0, 10).map((e) => [e.Id, e.Distance]));
@@ -214,7 +269,14 @@ describe('query on a snapshot', () => {
   });
 
   it('orders by several keys, skips and takes', async () => {
-    const answer = await t.query({ from: 'Entities', where: 'Type.ToString() == "Monster"', orderBy: 'Rarity desc, Distance', skip: 3, take: 5, select: 'Id' });
+    const answer = await t.query({
+      from: 'Entities',
+      where: 'Type.ToString() == "Monster"',
+      orderBy: 'Rarity desc, Distance',
+      skip: 3,
+      take: 5,
+      select: 'Id',
+    });
     const sorted = entities()
       .filter((e) => e.Type.$enum === 'Monster')
       .sort((a, b) => b.Rarity.$value - a.Rarity.$value || a.Distance - b.Distance);

@@ -44,13 +44,18 @@ describe('BBCode → Markdown', () => {
 
   it('renders [param], [url] with and without a target, and [br]', () => {
     expect(md('the [param delta] value')).toBe('the `delta` value');
-    expect(md('[url=https://godotengine.org]Godot[/url] or [url]https://example.com[/url]')).toBe('[Godot](https://godotengine.org) or <https://example.com>');
-    expect(md('[url=$DOCS_URL/tutorials/index.html]manual[/url]')).toBe('[manual](https://docs.godotengine.org/en/stable/tutorials/index.html)');
+    expect(md('[url=https://godotengine.org]Godot[/url] or [url]https://example.com[/url]')).toBe(
+      '[Godot](https://godotengine.org) or <https://example.com>',
+    );
+    expect(md('[url=$DOCS_URL/tutorials/index.html]manual[/url]')).toBe(
+      '[manual](https://docs.godotengine.org/en/stable/tutorials/index.html)',
+    );
     expect(md('one[br]two')).toBe('one  \ntwo');
   });
 
   it('keeps code blocks intact, dedented, labelled gdscript by default', () => {
-    const text = 'Example:\n\t\t\t\t[codeblock]\n\t\t\t\tfunc _ready():\n\t\t\t\t\tprint("[b]not bold[/b]")\n\t\t\t\t[/codeblock]\n\t\t\t\tAfter.';
+    const text =
+      'Example:\n\t\t\t\t[codeblock]\n\t\t\t\tfunc _ready():\n\t\t\t\t\tprint("[b]not bold[/b]")\n\t\t\t\t[/codeblock]\n\t\t\t\tAfter.';
     expect(md(text)).toBe('Example:\n\n```gdscript\nfunc _ready():\n\tprint("[b]not bold[/b]")\n```\n\nAfter.');
     expect(md('[codeblock lang=text]\n\tplain\n[/codeblock]')).toBe('```text\nplain\n```');
   });
@@ -68,9 +73,11 @@ describe('BBCode → Markdown', () => {
 
 describe('BBCode → plain text (for the index)', () => {
   it('keeps words and reference names, drops code blocks and tags', () => {
-    expect(toPlain('[b]Moves[/b] the [Node2D] via [method look_at] and [member position].\n\t[codeblock]\n\tsecret_code()\n\t[/codeblock]\n\tDone [url=https://x]here[/url].')).toBe(
-      'Moves the Node2D via look_at and position. Done here.',
-    );
+    expect(
+      toPlain(
+        '[b]Moves[/b] the [Node2D] via [method look_at] and [member position].\n\t[codeblock]\n\tsecret_code()\n\t[/codeblock]\n\tDone [url=https://x]here[/url].',
+      ),
+    ).toBe('Moves the Node2D via look_at and position. Done here.');
     expect(toPlain('[code]Array[lb]int[rb][/code]')).toBe('Array[int]');
   });
 });
@@ -84,6 +91,9 @@ describe('helpers', () => {
     expect(splitTarget('Node.add_child', 'X')).toEqual({ cls: 'Node', name: 'add_child' });
     expect(splitTarget('@GlobalScope.lerp', 'X')).toEqual({ cls: '@GlobalScope', name: 'lerp' });
     expect(splitTarget('add_child', 'X')).toEqual({ cls: 'X', name: 'add_child' });
-    expect(splitTarget('rendering/limits/time.scale', 'ProjectSettings')).toEqual({ cls: 'ProjectSettings', name: 'rendering/limits/time.scale' });
+    expect(splitTarget('rendering/limits/time.scale', 'ProjectSettings')).toEqual({
+      cls: 'ProjectSettings',
+      name: 'rendering/limits/time.scale',
+    });
   });
 });

@@ -13,7 +13,12 @@ describe('check_api with calls', () => {
   it('confirms real API with its signature, resolving inherited members', () => {
     const r = checkCalls(index, ['CharacterBody2D.add_child(node)', 'Vector2.ZERO', 'Timer', 'Timer.new()', 'lerp(a, b, 0.5)']);
     expect(r).toMatchObject({ ok: true, checked: 5, problems: 0 });
-    expect(r.results[0]).toMatchObject({ exists: true, kind: 'method', qname: 'Node.add_child', uri: 'godot://symbol/Node/method/add_child' });
+    expect(r.results[0]).toMatchObject({
+      exists: true,
+      kind: 'method',
+      qname: 'Node.add_child',
+      uri: 'godot://symbol/Node/method/add_child',
+    });
     expect(r.results[0].signature).toMatch(/^add_child\(node: Node/);
     expect(r.results[1]).toMatchObject({ exists: true, kind: 'constant', signature: 'ZERO = Vector2(0, 0)' });
     expect(r.results[2]).toMatchObject({ exists: true, kind: 'class', uri: 'godot://class/Timer' });
@@ -30,7 +35,10 @@ describe('check_api with calls', () => {
 
   it('reports wrong argument counts with the real signature', () => {
     const [slide, start] = checkCalls(index, ['CharacterBody2D.move_and_slide(velocity, Vector2.UP)', 'Timer.start(1.0, 2, 3)']).results;
-    expect(slide).toMatchObject({ exists: true, problem: 'CharacterBody2D.move_and_slide takes 0 arguments, 2 given: move_and_slide() -> bool' });
+    expect(slide).toMatchObject({
+      exists: true,
+      problem: 'CharacterBody2D.move_and_slide takes 0 arguments, 2 given: move_and_slide() -> bool',
+    });
     expect(start.problem).toMatch(/takes 0 to 1 arguments, 3 given/);
   });
 
@@ -43,7 +51,12 @@ describe('check_api with calls', () => {
   });
 
   it('parses reference texts', () => {
-    expect(parseCallText('Input.is_action_pressed("jump", true)')).toEqual({ text: 'Input.is_action_pressed("jump", true)', cls: 'Input', member: 'is_action_pressed', args: 2 });
+    expect(parseCallText('Input.is_action_pressed("jump", true)')).toEqual({
+      text: 'Input.is_action_pressed("jump", true)',
+      cls: 'Input',
+      member: 'is_action_pressed',
+      args: 2,
+    });
     expect(parseCallText('Node2D')).toEqual({ text: 'Node2D', cls: 'Node2D' });
     expect(parseCallText('print()')).toEqual({ text: 'print()', member: 'print', args: 0 });
   });
@@ -69,7 +82,17 @@ describe('check_api with code', () => {
     const { refs, base } = scanGdscript(script);
     expect(base).toBe('KinematicBody2D');
     const texts = refs.map((r) => `${r.line}:${r.text}`);
-    expect(texts).toEqual(expect.arrayContaining(['1:extends KinematicBody2D', '3:@export', '4:Timer', '7:Vector2.UP', '8:Input.is_action_pressed(…)', '9:timer.start(…)', '12:Node2D.new()']));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        '1:extends KinematicBody2D',
+        '3:@export',
+        '4:Timer',
+        '7:Vector2.UP',
+        '8:Input.is_action_pressed(…)',
+        '9:timer.start(…)',
+        '12:Node2D.new()',
+      ]),
+    );
     expect(texts.some((t) => t.includes('Fake') || t.includes('Sprite'))).toBe(false);
     expect(refs.find((r) => r.text === 'timer.start(…)')).toMatchObject({ cls: 'Timer', member: 'start', args: 1, via: 'timer: Timer' });
   });
@@ -79,7 +102,11 @@ describe('check_api with code', () => {
     const by = (text: string) => r.results.find((x) => x.ref === text)!;
     expect(r.ok).toBe(false);
     expect(by('extends KinematicBody2D')).toMatchObject({ exists: false, problem: expect.stringMatching(/renamed to CharacterBody2D/) });
-    expect(by('move_and_slide(…)')).toMatchObject({ exists: true, qname: 'CharacterBody2D.move_and_slide', problem: expect.stringMatching(/takes 0 arguments, 2 given/) });
+    expect(by('move_and_slide(…)')).toMatchObject({
+      exists: true,
+      qname: 'CharacterBody2D.move_and_slide',
+      problem: expect.stringMatching(/takes 0 arguments, 2 given/),
+    });
     expect(by('timer.strat(…)')).toMatchObject({ exists: false, suggestions: expect.arrayContaining(['Timer.start']) });
     expect(by('yield(…)')).toMatchObject({ exists: false });
     expect(by('timer.start(…)')).toMatchObject({ exists: true, line: 9 });
@@ -89,7 +116,14 @@ describe('check_api with code', () => {
   });
 
   it('passes a correct Godot 4 script', () => {
-    const ok = ['extends CharacterBody2D', 'func _physics_process(delta):', '\tvelocity.y += 10.0', '\tmove_and_slide()', '\tif is_on_floor():', '\t\tprint("landed")'].join('\n');
+    const ok = [
+      'extends CharacterBody2D',
+      'func _physics_process(delta):',
+      '\tvelocity.y += 10.0',
+      '\tmove_and_slide()',
+      '\tif is_on_floor():',
+      '\t\tprint("landed")',
+    ].join('\n');
     const r = checkCode(index, ok);
     expect(r.results.filter((x) => !x.exists || x.problem)).toEqual([]);
     expect(r.ok).toBe(true);

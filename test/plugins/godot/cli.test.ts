@@ -31,10 +31,17 @@ describe('mcphost call godot', () => {
     expect(JSON.parse(sym.stdout).structuredContent).toMatchObject({ className: 'Node', inherited: { requestedClass: 'Node2D' } });
     const list = await runCli(['call', 'godot', 'godot_list_classes', '--prefix', 'Char'], { cwd: tmp.dir, env: env() });
     expect(JSON.parse(list.stdout)).toEqual(['CharacterBody2D']);
-    const check = await runCli(['call', 'godot', 'check_api', '--calls', 'Timer.start(1)', '--calls', 'Timer.stop()'], { cwd: tmp.dir, env: env() });
+    const check = await runCli(['call', 'godot', 'check_api', '--calls', 'Timer.start(1)', '--calls', 'Timer.stop()'], {
+      cwd: tmp.dir,
+      env: env(),
+    });
     expect(check.exitCode).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, checked: 2 });
-    const code = await runCli(['call', 'godot', 'check_api', '--args', '-'], { cwd: tmp.dir, env: env(), input: JSON.stringify({ code: 'extends Sprite\n' }) });
+    const code = await runCli(['call', 'godot', 'check_api', '--args', '-'], {
+      cwd: tmp.dir,
+      env: env(),
+      input: JSON.stringify({ code: 'extends Sprite\n' }),
+    });
     expect(JSON.parse(code.stdout).results[0]).toMatchObject({ exists: false, suggestions: expect.any(Array) });
   });
 
@@ -55,7 +62,10 @@ describe('mcphost call godot', () => {
   it('skips a broken class file with a warning naming it, its line and column, and serves the rest', async () => {
     for (let run = 0; run < 2; run++) {
       // The second run loads the saved index and still says which file was left out.
-      const r = await runCli(['call', 'godot', 'list_classes'], { cwd: path.join(tmp.dir, 'broken-run'), env: env({ GODOT_DOC_DIR: BROKEN }) });
+      const r = await runCli(['call', 'godot', 'list_classes'], {
+        cwd: path.join(tmp.dir, 'broken-run'),
+        env: env({ GODOT_DOC_DIR: BROKEN }),
+      });
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(['Timer']);
       expect(r.stderr).toMatch(/skipped .*Broken\.xml: XML parse error at line 9, column \d+/);
@@ -64,7 +74,10 @@ describe('mcphost call godot', () => {
   });
 
   it('takes --doc-dir (a plugin setting) for one call, over the environment', async () => {
-    const r = await runCli(['call', 'godot', 'get_symbol', '--qname', 'KinematicBody2D.move_and_slide', '--doc-dir', DOC3], { cwd: tmp.dir, env: env() });
+    const r = await runCli(['call', 'godot', 'get_symbol', '--qname', 'KinematicBody2D.move_and_slide', '--doc-dir', DOC3], {
+      cwd: tmp.dir,
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ className: 'KinematicBody2D', returnType: 'Vector2' });
   });
@@ -94,8 +107,14 @@ describe('.mcprc and doctor', () => {
   it('resolves docDir and indexPath against the config file folder', async () => {
     const project = path.join(tmp.dir, 'project');
     mkdirSync(path.join(project, 'sub'), { recursive: true });
-    writeFileSync(path.join(project, '.mcprc.json'), JSON.stringify({ plugins: { godot: { docDir: path.relative(project, DOC4), indexPath: 'cache/idx.json' } } }));
-    const r = await runCli(['call', 'godot', 'list_classes', '--prefix', 'Timer'], { cwd: path.join(project, 'sub'), env: isolatedEnv(tmp.dir) });
+    writeFileSync(
+      path.join(project, '.mcprc.json'),
+      JSON.stringify({ plugins: { godot: { docDir: path.relative(project, DOC4), indexPath: 'cache/idx.json' } } }),
+    );
+    const r = await runCli(['call', 'godot', 'list_classes', '--prefix', 'Timer'], {
+      cwd: path.join(project, 'sub'),
+      env: isolatedEnv(tmp.dir),
+    });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(['Timer']);
     const doctor = await runCli(['doctor', '--plugins', 'godot', '--json'], { cwd: path.join(project, 'sub'), env: isolatedEnv(tmp.dir) });

@@ -110,7 +110,8 @@ describe('saved index', () => {
     expect(loaded.index.classes).toEqual(built.classes);
     const before = new DocIndex(built, corpus.root);
     const after = new DocIndex(loaded.index, corpus.root);
-    for (const q of ['node', 'move and slide', 'timer timeout signal']) expect(search(after, q, { limit: 10 })).toEqual(search(before, q, { limit: 10 }));
+    for (const q of ['node', 'move and slide', 'timer timeout signal'])
+      expect(search(after, q, { limit: 10 })).toEqual(search(before, q, { limit: 10 }));
   });
 
   it('is stale when a class file changes, is missing, or the binary half does not match', async () => {

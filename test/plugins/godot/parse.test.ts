@@ -32,7 +32,13 @@ describe('Godot 4.x class XML', () => {
   it('reads members (properties) with their attributes and text, and signals with params', () => {
     const node = parseClassXml(read(DOC4, 'Node'), 'classes/Node.xml');
     const mode = node.properties.find((p) => p.name === 'process_mode')!;
-    expect(mode).toMatchObject({ type: 'int', enum: 'Node.ProcessMode', setter: 'set_process_mode', getter: 'get_process_mode', default: '0' });
+    expect(mode).toMatchObject({
+      type: 'int',
+      enum: 'Node.ProcessMode',
+      setter: 'set_process_mode',
+      getter: 'get_process_mode',
+      default: '0',
+    });
     expect(mode.description).toMatch(/\S/);
     const childEntered = node.signals.find((s) => s.name === 'child_entered_tree')!;
     expect(childEntered.params).toEqual([{ name: 'node', type: 'Node' }]);
@@ -74,7 +80,14 @@ describe('Godot 3.x class XML', () => {
     const slide = k.methods.find((m) => m.name === 'move_and_slide')!;
     expect(slide.returnType).toBe('Vector2');
     expect(slide.params[0]).toEqual({ name: 'linear_velocity', type: 'Vector2' });
-    expect(slide.params.map((p) => p.name)).toEqual(['linear_velocity', 'up_direction', 'stop_on_slope', 'max_slides', 'floor_max_angle', 'infinite_inertia']);
+    expect(slide.params.map((p) => p.name)).toEqual([
+      'linear_velocity',
+      'up_direction',
+      'stop_on_slope',
+      'max_slides',
+      'floor_max_angle',
+      'infinite_inertia',
+    ]);
     expect(k.annotations).toEqual([]);
     expect(k.themeItems).toEqual([]);
     expect(k.constructors).toEqual([]);

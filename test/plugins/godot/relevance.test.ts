@@ -36,7 +36,9 @@ describe.skipIf(!HAVE_SHARED)('relevance on the shared Godot 4 reference', () =>
       else misses.push(`${q.query} (rank ${rank || '>10'})`);
     }
     const hitAt3 = hits / queries.length;
-    console.log(`godot relevance: hit@3 ${hitAt3.toFixed(3)}, MRR ${(reciprocal / queries.length).toFixed(3)} over ${queries.length} queries; misses: ${misses.join('; ')}`);
+    console.log(
+      `godot relevance: hit@3 ${hitAt3.toFixed(3)}, MRR ${(reciprocal / queries.length).toFixed(3)} over ${queries.length} queries; misses: ${misses.join('; ')}`,
+    );
     expect(hitAt3).toBeGreaterThanOrEqual(0.8);
   });
 });

@@ -30,7 +30,15 @@ describe('classes', () => {
 
   it('builds the GodotClassDoc with its inheritance chain', () => {
     const doc = classDoc(index, resolveClass(index, 'CharacterBody2D'));
-    expect(doc.inheritanceChain).toEqual(['CharacterBody2D', 'PhysicsBody2D', 'CollisionObject2D', 'Node2D', 'CanvasItem', 'Node', 'Object']);
+    expect(doc.inheritanceChain).toEqual([
+      'CharacterBody2D',
+      'PhysicsBody2D',
+      'CollisionObject2D',
+      'Node2D',
+      'CanvasItem',
+      'Node',
+      'Object',
+    ]);
     expect(doc).toMatchObject({ name: 'CharacterBody2D', inherits: 'PhysicsBody2D', uri: 'godot://class/CharacterBody2D' });
     expect(doc.brief).toMatch(/\S/);
     const slide = doc.methods.find((m) => m.name === 'move_and_slide')!;
@@ -43,7 +51,9 @@ describe('classes', () => {
   it('lists theme items, annotations, constructors and operators only where a class has them', () => {
     expect(classDoc(index, resolveClass(index, 'Button')).themeItems?.length).toBeGreaterThan(0);
     expect(classDoc(index, resolveClass(index, 'Node')).themeItems).toBeUndefined();
-    expect(classDoc(index, resolveClass(index, '@GDScript')).annotations?.some((a) => a.signature.startsWith('@export_range(min: float'))).toBe(true);
+    expect(
+      classDoc(index, resolveClass(index, '@GDScript')).annotations?.some((a) => a.signature.startsWith('@export_range(min: float')),
+    ).toBe(true);
     const v = classDoc(index, resolveClass(index, 'Vector2'));
     expect(v.constructors?.length).toBeGreaterThan(0);
     expect(v.operators?.length).toBeGreaterThan(0);
@@ -72,8 +82,18 @@ describe('symbols', () => {
 
   it('resolves inherited members to their declaring class and says so', () => {
     const doc = symbolDoc(index, resolveSymbol(index, 'CharacterBody2D.add_child'));
-    expect(doc).toMatchObject({ kind: 'method', className: 'Node', name: 'add_child', qname: 'Node.add_child', uri: 'godot://symbol/Node/method/add_child' });
-    expect(doc.inherited).toEqual({ requestedClass: 'CharacterBody2D', declaredIn: 'Node', chain: ['CharacterBody2D', 'PhysicsBody2D', 'CollisionObject2D', 'Node2D', 'CanvasItem', 'Node'] });
+    expect(doc).toMatchObject({
+      kind: 'method',
+      className: 'Node',
+      name: 'add_child',
+      qname: 'Node.add_child',
+      uri: 'godot://symbol/Node/method/add_child',
+    });
+    expect(doc.inherited).toEqual({
+      requestedClass: 'CharacterBody2D',
+      declaredIn: 'Node',
+      chain: ['CharacterBody2D', 'PhysicsBody2D', 'CollisionObject2D', 'Node2D', 'CanvasItem', 'Node'],
+    });
     expect(doc.note).toMatch(/inherited/);
     expect(doc.signature).toMatch(/^add_child\(node: Node/);
     expect(doc.description).toContain('[`remove_child()`](godot://symbol/Node/method/remove_child)');
@@ -87,7 +107,11 @@ describe('symbols', () => {
     expect(mode.values?.map((v) => v.name)).toContain('PROCESS_MODE_INHERIT');
     expect(resolveSymbol(index, 'Node.ProcessMode.PROCESS_MODE_ALWAYS')).toMatchObject({ kind: 'constant', name: 'PROCESS_MODE_ALWAYS' });
     expect(symbolDoc(index, resolveSymbol(index, 'lerp'))).toMatchObject({ className: '@GlobalScope', kind: 'method' });
-    expect(symbolDoc(index, resolveSymbol(index, '@export'))).toMatchObject({ className: '@GDScript', kind: 'annotation', signature: '@export' });
+    expect(symbolDoc(index, resolveSymbol(index, '@export'))).toMatchObject({
+      className: '@GDScript',
+      kind: 'annotation',
+      signature: '@export',
+    });
   });
 
   it('answers an unknown member with NOT_FOUND and suggestions from the chain, renames and other classes', () => {

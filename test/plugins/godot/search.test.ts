@@ -9,7 +9,8 @@ beforeAll(async () => {
   index = await fixtureIndex(DOC4);
 });
 
-const names = (query: string, options: Partial<Parameters<typeof search>[2]> = {}) => search(index, query, { limit: 10, ...options }).map((r) => r.name);
+const names = (query: string, options: Partial<Parameters<typeof search>[2]> = {}) =>
+  search(index, query, { limit: 10, ...options }).map((r) => r.name);
 
 describe('search', () => {
   it('returns {uri, name, kind, score, snippet} with qualified member names, best first', () => {

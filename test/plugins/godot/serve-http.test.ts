@@ -18,11 +18,17 @@ afterAll(async () => {
 describe.each(['legacy', 'modern'] as const)('godot over HTTP (%s era)', (era) => {
   it('searches, fetches a class and a symbol, and reads resources', async () => {
     const client = await server.connect(era);
-    const found = (await client.callTool({ name: 'godot_search', arguments: { query: 'timer timeout signal', limit: 3 } })) as { content: Array<{ text: string }> };
+    const found = (await client.callTool({ name: 'godot_search', arguments: { query: 'timer timeout signal', limit: 3 } })) as {
+      content: Array<{ text: string }>;
+    };
     expect(JSON.parse(found.content[0].text)[0]).toMatchObject({ name: 'Timer.timeout', kind: 'signal' });
-    const cls = (await client.callTool({ name: 'godot_get_class', arguments: { name: 'Timer' } })) as { structuredContent: { name: string; inheritanceChain: string[] } };
+    const cls = (await client.callTool({ name: 'godot_get_class', arguments: { name: 'Timer' } })) as {
+      structuredContent: { name: string; inheritanceChain: string[] };
+    };
     expect(cls.structuredContent.inheritanceChain).toEqual(['Timer', 'Node', 'Object']);
-    const sym = (await client.callTool({ name: 'godot_get_symbol', arguments: { qname: 'Timer.queue_free' } })) as { structuredContent: { className: string } };
+    const sym = (await client.callTool({ name: 'godot_get_symbol', arguments: { qname: 'Timer.queue_free' } })) as {
+      structuredContent: { className: string };
+    };
     expect(sym.structuredContent.className).toBe('Node');
     const page = await client.readResource({ uri: 'godot://symbol/Timer/signal/timeout' });
     expect(page.contents[0].text).toMatch(/^# Timer\.timeout \(signal\)/);

@@ -15,7 +15,11 @@ const env = isolatedEnv(tmp.dir, { GODOT_DOC_DIR: DOC4 });
 let session: StdioSession;
 const progress: Array<{ progress: number; total?: number; message?: string }> = [];
 
-async function call(name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<ToolResult> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (p: { progress: number; total?: number; message?: string }) => void,
+): Promise<ToolResult> {
   return (await session.client.callTool({ name, arguments: args }, { onprogress })) as ToolResult;
 }
 
@@ -40,12 +44,22 @@ describe('godot over stdio', () => {
 
   it('publishes exactly the five tools, three resource templates and the prompt', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['godot_check_api', 'godot_get_class', 'godot_get_symbol', 'godot_list_classes', 'godot_search']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'godot_check_api',
+      'godot_get_class',
+      'godot_get_symbol',
+      'godot_list_classes',
+      'godot_search',
+    ]);
     for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
     const search = tools.find((t) => t.name === 'godot_search')!;
     expect(Object.keys((search.inputSchema as { properties: object }).properties).sort()).toEqual(['kind', 'limit', 'query']);
     const { resourceTemplates } = await session.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['godot://class/{name}', 'godot://search{?q,kind}', 'godot://symbol/{className}/{kind}/{name}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+      'godot://class/{name}',
+      'godot://search{?q,kind}',
+      'godot://symbol/{className}/{kind}/{name}',
+    ]);
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['godot_how_to_use_godot_docs']);
   });
@@ -66,7 +80,15 @@ describe('godot over stdio', () => {
     const doc = r.structuredContent!;
     expect(doc.name).toBe('CharacterBody2D');
     expect(doc.inherits).toBe('PhysicsBody2D');
-    expect(doc.inheritanceChain).toEqual(['CharacterBody2D', 'PhysicsBody2D', 'CollisionObject2D', 'Node2D', 'CanvasItem', 'Node', 'Object']);
+    expect(doc.inheritanceChain).toEqual([
+      'CharacterBody2D',
+      'PhysicsBody2D',
+      'CollisionObject2D',
+      'Node2D',
+      'CanvasItem',
+      'Node',
+      'Object',
+    ]);
     expect(doc.methods.find((m: { name: string }) => m.name === 'move_and_slide').signature).toBe('move_and_slide() -> bool');
     for (const key of ['brief', 'description', 'methods', 'properties', 'signals', 'constants']) expect(doc).toHaveProperty(key);
     expect(json(r)).toEqual(doc);
@@ -91,7 +113,12 @@ describe('godot over stdio', () => {
   });
 
   it('godot_check_api checks calls and code', async () => {
-    const report = (await call('godot_check_api', { calls: ['KinematicBody2D.move_and_slide(v)', 'Node2D.look_at(target)'], code: 'extends Node\nfunc _ready():\n\tadd_chlid(null)\n' })).structuredContent!;
+    const report = (
+      await call('godot_check_api', {
+        calls: ['KinematicBody2D.move_and_slide(v)', 'Node2D.look_at(target)'],
+        code: 'extends Node\nfunc _ready():\n\tadd_chlid(null)\n',
+      })
+    ).structuredContent!;
     expect(report).toMatchObject({ ok: false, checked: 4, problems: 2 });
     expect(report.results[0].suggestions[0]).toBe('CharacterBody2D');
     expect(report.results[1]).toMatchObject({ exists: true, qname: 'Node2D.look_at' });
@@ -104,9 +131,15 @@ describe('godot over stdio', () => {
   it('answers unknown names with NOT_FOUND and a did-you-mean list', async () => {
     const r = await call('godot_get_class', { name: 'KinematicBody2D' });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent!.error).toMatchObject({ code: 'NOT_FOUND', data: { suggestions: expect.arrayContaining(['CharacterBody2D']) } });
+    expect(r.structuredContent!.error).toMatchObject({
+      code: 'NOT_FOUND',
+      data: { suggestions: expect.arrayContaining(['CharacterBody2D']) },
+    });
     const m = await call('godot_get_symbol', { qname: 'Node.add_chlid' });
-    expect(m.structuredContent!.error).toMatchObject({ code: 'NOT_FOUND', data: { suggestions: expect.arrayContaining(['Node.add_child']) } });
+    expect(m.structuredContent!.error).toMatchObject({
+      code: 'NOT_FOUND',
+      data: { suggestions: expect.arrayContaining(['Node.add_child']) },
+    });
   });
 
   it('refuses bad arguments naming the field', async () => {
@@ -135,12 +168,22 @@ describe('godot over stdio', () => {
   });
 
   it('completes class names in the resource templates', async () => {
-    const r = await session.client.complete({ ref: { type: 'ref/resource', uri: 'godot://class/{name}' }, argument: { name: 'name', value: 'Node' } });
+    const r = await session.client.complete({
+      ref: { type: 'ref/resource', uri: 'godot://class/{name}' },
+      argument: { name: 'name', value: 'Node' },
+    });
     expect(r.completion.values).toEqual(['Node', 'Node2D']);
   });
 
   it('refuses resource URIs that try to leave the reference, and keeps serving', async () => {
-    for (const uri of ['godot://class/..%2F..%2Fetc%2Fpasswd', 'godot://class/%2Fetc%2Fpasswd', 'godot://class/a%00b', 'godot://symbol/Node/method/..%2F..%2Fx', 'godot://symbol/Node/bogus/x', `godot://class/${'A'.repeat(300)}`]) {
+    for (const uri of [
+      'godot://class/..%2F..%2Fetc%2Fpasswd',
+      'godot://class/%2Fetc%2Fpasswd',
+      'godot://class/a%00b',
+      'godot://symbol/Node/method/..%2F..%2Fx',
+      'godot://symbol/Node/bogus/x',
+      `godot://class/${'A'.repeat(300)}`,
+    ]) {
       await expect(session.client.readResource({ uri }), uri).rejects.toThrow(/Invalid|kind must be|longer than/);
     }
     expect(json(await call('godot_list_classes', { prefix: 'Timer' }))).toEqual(['Timer']);
@@ -162,7 +205,10 @@ describe('godot over stdio, second start', () => {
     const second = await connectStdio(['--plugins', 'godot'], { cwd: tmp.dir, env, era: 'modern' });
     try {
       const seen: Array<{ message?: string }> = [];
-      const r = (await second.client.callTool({ name: 'godot_search', arguments: { query: 'Node2D' } }, { onprogress: (p) => seen.push(p) })) as ToolResult;
+      const r = (await second.client.callTool(
+        { name: 'godot_search', arguments: { query: 'Node2D' } },
+        { onprogress: (p) => seen.push(p) },
+      )) as ToolResult;
       expect(JSON.parse(r.content[0].text!)[0].name).toBe('Node2D');
       expect(seen.filter((p) => /parsing/.test(p.message ?? ''))).toEqual([]);
     } finally {

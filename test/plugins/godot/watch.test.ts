@@ -14,7 +14,11 @@ afterAll(() => docs.forEach((d) => d.close()));
 function service(watch: boolean, onRebuilt = () => {}): GodotDocs {
   const root = path.join(tmp.dir, `doc-${docs.length}`);
   cpSync(DOC4, root, { recursive: true });
-  const d = new GodotDocs({ docDir: root, indexPath: path.join(root, '../cache', `${docs.length}.json`), cacheDir: path.join(root, '../cache'), watch }, silentLogger, onRebuilt);
+  const d = new GodotDocs(
+    { docDir: root, indexPath: path.join(root, '../cache', `${docs.length}.json`), cacheDir: path.join(root, '../cache'), watch },
+    silentLogger,
+    onRebuilt,
+  );
   docs.push(d);
   return d;
 }

@@ -19,7 +19,11 @@ function cliCall(cwd: string, extra: string[] = []): CallTool {
     const r = await runCli(['call', 'imhex', tool, '--json', '--args', JSON.stringify(args), ...extra], { cwd });
     const result = JSON.parse(r.stdout);
     expect(r.exitCode, r.stderr).toBe(result.isError ? 5 : 0);
-    return { isError: result.isError === true, structured: result.structuredContent ?? {}, text: result.content.map((c: { text: string }) => c.text).join('\n') };
+    return {
+      isError: result.isError === true,
+      structured: result.structuredContent ?? {},
+      text: result.content.map((c: { text: string }) => c.text).join('\n'),
+    };
   };
 }
 
@@ -38,7 +42,10 @@ describe('mcphost call imhex, on a local file', () => {
   writeFileSync(file, DATA);
 
   it('runs every tool with --file, checked against the file', async () => {
-    await everyTool(cliCall(dir, ['--file', 'data.bin', '--writable', 'true']), { persistentSelection: false, truth: () => readFileSync(file) });
+    await everyTool(cliCall(dir, ['--file', 'data.bin', '--writable', 'true']), {
+      persistentSelection: false,
+      truth: () => readFileSync(file),
+    });
   }, 180_000);
 
   it('reads 256 bytes at --offset 256, as in `mcphost call imhex read_bytes --offset 256`', async () => {
@@ -61,7 +68,9 @@ describe('mcphost call imhex, on a local file', () => {
   it('refuses write_bytes on a read-only file with exit 5 and -32003, leaving it byte-identical', async () => {
     const sha = () => createHash('sha256').update(readFileSync(file)).digest('hex');
     const before = sha();
-    const r = await runCli(['call', 'imhex', 'write_bytes', '--offset', '0', '--data', 'ffff', '--file', 'data.bin', '--json'], { cwd: dir });
+    const r = await runCli(['call', 'imhex', 'write_bytes', '--offset', '0', '--data', 'ffff', '--file', 'data.bin', '--json'], {
+      cwd: dir,
+    });
     expect(r.exitCode).toBe(5);
     expect(JSON.parse(r.stdout).structuredContent.error).toMatchObject({ code: -32003 });
     expect(sha()).toBe(before);
@@ -97,7 +106,9 @@ describe('mcphost call imhex, on ImHex (fake)', () => {
     const port = await freePort();
     const r = await runCli(['call', 'imhex', 'read_bytes', '--offset', '256', '--mode', 'imhex', '--port', String(port)], { cwd: dir });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr.replace(/\s*›\s*/g, ' ')).toContain(`ImHex not reachable at 127.0.0.1:${port} — is the MCP Integration plugin's server running?`);
+    expect(r.stderr.replace(/\s*›\s*/g, ' ')).toContain(
+      `ImHex not reachable at 127.0.0.1:${port} — is the MCP Integration plugin's server running?`,
+    );
   });
 
   it('without a file or ImHex, says both ways to configure it', async () => {

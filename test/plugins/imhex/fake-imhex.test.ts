@@ -98,12 +98,16 @@ describe('fake ImHex: errors', () => {
     expect(await rpc('get_selection')).toMatchObject({ error: { code: -32001, message: 'No active data provider' } });
     fake.noProvider = false;
     fake.readOnly = true;
-    expect(await rpc('write_bytes', { offset: 0, data: '00' })).toMatchObject({ error: { code: -32003, message: 'Provider is not writable' } });
+    expect(await rpc('write_bytes', { offset: 0, data: '00' })).toMatchObject({
+      error: { code: -32003, message: 'Provider is not writable' },
+    });
     fake.readOnly = false;
     fake.failures.search = { code: -32603, message: 'Internal error' };
     fake.failures.read_bytes = { code: -32042, message: 'Provider busy', data: { retryAfterMs: 10 } };
     expect(await rpc('search', { pattern: '00' })).toMatchObject({ error: { code: -32603 } });
-    expect(await rpc('read_bytes', { offset: 0, count: 1 })).toMatchObject({ error: { code: -32042, message: 'Provider busy', data: { retryAfterMs: 10 } } });
+    expect(await rpc('read_bytes', { offset: 0, count: 1 })).toMatchObject({
+      error: { code: -32042, message: 'Provider busy', data: { retryAfterMs: 10 } },
+    });
     fake.failures = {};
   });
 });

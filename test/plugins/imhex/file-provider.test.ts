@@ -22,7 +22,11 @@ function provider(file: string, options: Partial<FileProviderOptions> = {}) {
 
 const call = (extra: Partial<ProviderCall> = {}): ProviderCall => ({ signal: new AbortController().signal, ...extra });
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-const failure = (p: Promise<unknown>) => p.then(() => Promise.reject(new Error('expected a failure')), (e) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (e) => e,
+  );
 
 function readAt(file: string, position: number, length: number): Buffer {
   const fd = openSync(file, 'r');
@@ -41,7 +45,14 @@ describe('local file provider', () => {
 
   it('reads bytes at any offset as lowercase hex, short at the end of the data', async () => {
     const p = provider(file);
-    for (const [offset, count] of [[0, 16], [12_345, 100], [99_990, 16], [100_000, 16], [250_000, 4], [7, 0]]) {
+    for (const [offset, count] of [
+      [0, 16],
+      [12_345, 100],
+      [99_990, 16],
+      [100_000, 16],
+      [250_000, 4],
+      [7, 0],
+    ]) {
       const r = await p.readBytes(offset, count);
       const expected = data.subarray(Math.min(offset, data.length), Math.min(offset + count, data.length));
       expect(r).toEqual({ offset, count, bytes_read: expected.length, hex_data: expected.toString('hex') });
@@ -90,11 +101,15 @@ describe('local file provider', () => {
     writeFileSync(copy, data);
     const p = provider(copy, { writable: true });
     expect(await p.writeBytes(500, Buffer.from('deadbeef', 'hex'), call())).toEqual({ offset: 500, bytes_written: 4, status: 'success' });
-    expect(readAt(copy, 498, 8).toString('hex')).toBe(`${data.subarray(498, 500).toString('hex')}deadbeef${data.subarray(504, 506).toString('hex')}`);
+    expect(readAt(copy, 498, 8).toString('hex')).toBe(
+      `${data.subarray(498, 500).toString('hex')}deadbeef${data.subarray(504, 506).toString('hex')}`,
+    );
     const before = sha(copy);
     const e = await failure(p.writeBytes(99_998, Buffer.from('01020304', 'hex'), call()));
     expect(e).toMatchObject({ code: -32602 });
-    expect(e.message).toMatch(/^offset: writing 4 bytes at 99998 runs past the end of the data \(100000 bytes\): writes never grow the file unless plugins\.imhex\.allowGrow is true/);
+    expect(e.message).toMatch(
+      /^offset: writing 4 bytes at 99998 runs past the end of the data \(100000 bytes\): writes never grow the file unless plugins\.imhex\.allowGrow is true/,
+    );
     expect(sha(copy)).toBe(before); // not even the two bytes that fit were written
     expect(statSync(copy).size).toBe(100_000);
   });
@@ -167,7 +182,10 @@ describe('a sparse file over 4 GiB', () => {
       expect(r.hex_data.slice(4, 4 + bytes.length * 2)).toBe(bytes.toString('hex'));
     }
     const pattern = parsePattern('pattern', 'ca fe ba be ?? ??');
-    const low = await p.search({ pattern, start_offset: FOUR_GIB - 32 * 1024 ** 2, end_offset: FOUR_GIB + 160 * 1024 ** 2, maxResults: 10 }, call());
+    const low = await p.search(
+      { pattern, start_offset: FOUR_GIB - 32 * 1024 ** 2, end_offset: FOUR_GIB + 160 * 1024 ** 2, maxResults: 10 },
+      call(),
+    );
     expect(low).toEqual({ offsets: [marks[0][0], marks[1][0]] });
     const high = await p.search({ pattern, start_offset: SIZE - 32 * 1024 ** 2, maxResults: 10 }, call());
     expect(high).toEqual({ offsets: [marks[2][0]] });

@@ -31,7 +31,10 @@ describe('hexdump', () => {
     [5, 1],
     [100, 1000], // runs past the end
   ])('matches `xxd -s %i -l %i` byte for byte', (offset, count) => {
-    const expected = execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).replace(/\n$/, '');
+    const expected = execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    }).replace(/\n$/, '');
     expect(xxd(data.subarray(offset, offset + count), offset)).toBe(expected);
   });
 

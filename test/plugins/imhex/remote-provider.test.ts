@@ -12,11 +12,20 @@ const DATA = seededBytes(5000, 9);
 let fake: FakeImHex;
 let imhex: RemoteProvider;
 const call = (signal = new AbortController().signal): ProviderCall => ({ signal });
-const failure = (p: Promise<unknown>) => p.then(() => Promise.reject(new Error('expected a failure')), (e) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (e) => e,
+  );
 
 function connect(options: { requestTimeoutMs?: number } = {}) {
   // A long request timeout: a malformed answer must fail at once, not by waiting.
-  return new RemoteProvider({ host: '127.0.0.1', port: fake.port, connectTimeoutMs: 2000, requestTimeoutMs: options.requestTimeoutMs ?? 60_000 });
+  return new RemoteProvider({
+    host: '127.0.0.1',
+    port: fake.port,
+    connectTimeoutMs: 2000,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+  });
 }
 
 beforeAll(async () => {
@@ -42,12 +51,24 @@ describe('ImHex provider: commands', () => {
     expect(await imhex.getSelection(call())).toEqual({ start_offset: null, size: 0, end_offset: null });
     expect(await imhex.setSelection(10, 5, call())).toEqual({ status: 'success', start_offset: 10, size: 5 });
     expect(await imhex.getSelection(call())).toEqual({ start_offset: 10, size: 5, end_offset: 14 });
-    expect(await imhex.readBytes(4990, 16, call())).toEqual({ offset: 4990, count: 16, bytes_read: 10, hex_data: DATA.subarray(4990).toString('hex') });
+    expect(await imhex.readBytes(4990, 16, call())).toEqual({
+      offset: 4990,
+      count: 16,
+      bytes_read: 10,
+      hex_data: DATA.subarray(4990).toString('hex'),
+    });
     expect(await imhex.writeBytes(100, Buffer.from('c0ffee', 'hex'), call())).toEqual({ offset: 100, bytes_written: 3, status: 'success' });
     expect(fake.data.subarray(100, 103).toString('hex')).toBe('c0ffee');
     expect(await imhex.getOffsetInfo(70_000, call())).toEqual({ offset: 70_000, address_str: '0x00011170' });
     const sent = fake.requests.slice(before) as Array<{ id: number; jsonrpc: string; method: string }>;
-    expect(sent.map((r) => r.method)).toEqual(['get_selection', 'set_selection', 'get_selection', 'read_bytes', 'write_bytes', 'get_offset_info']);
+    expect(sent.map((r) => r.method)).toEqual([
+      'get_selection',
+      'set_selection',
+      'get_selection',
+      'read_bytes',
+      'write_bytes',
+      'get_offset_info',
+    ]);
     expect(new Set(sent.map((r) => r.id)).size).toBe(sent.length);
     expect(sent.every((r) => r.jsonrpc === '2.0')).toBe(true);
     expect(fake.connections - connections).toBeLessThanOrEqual(1);
@@ -64,11 +85,18 @@ describe('ImHex provider: commands', () => {
     for (const at of [7, 1234, 3000, 4995]) data.set([0xca, at & 0xff, 0xba, 0xbe], at);
     const pattern = [0xca, null, 0xba, 0xbe];
     const expected = naiveSearch(data, pattern);
-    expect(await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 0, maxResults: 1000 }, call())).toEqual({ offsets: expected });
-    expect(await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 8, end_offset: 3000, maxResults: 1000 }, call())).toEqual({
+    expect(await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 0, maxResults: 1000 }, call())).toEqual({
+      offsets: expected,
+    });
+    expect(
+      await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 8, end_offset: 3000, maxResults: 1000 }, call()),
+    ).toEqual({
       offsets: naiveSearch(data, pattern, 8, 3000),
     });
-    expect(await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 0, maxResults: 2 }, call())).toEqual({ offsets: expected.slice(0, 2), truncated: true });
+    expect(await imhex.search({ pattern: parsePattern('pattern', 'ca ?? ba be'), start_offset: 0, maxResults: 2 }, call())).toEqual({
+      offsets: expected.slice(0, 2),
+      truncated: true,
+    });
     const e = await failure(imhex.search({ pattern: parsePattern('pattern', '?? ??'), start_offset: 0, maxResults: 5 }, call()));
     expect(e).toMatchObject({ code: -32602 });
   });
@@ -82,11 +110,21 @@ describe('ImHex provider: errors', () => {
     expect(none.message).toMatch(/^No active data provider — open a file in ImHex/);
     fake.noProvider = false;
     fake.readOnly = true;
-    expect(await failure(imhex.writeBytes(0, Buffer.from([1]), call()))).toMatchObject({ code: -32003, message: 'Provider is not writable' });
+    expect(await failure(imhex.writeBytes(0, Buffer.from([1]), call()))).toMatchObject({
+      code: -32003,
+      message: 'Provider is not writable',
+    });
     fake.failures.search = { code: -32603, message: 'Internal error' };
-    expect(await failure(imhex.search({ pattern: parsePattern('p', '00'), start_offset: 0, maxResults: 1 }, call()))).toMatchObject({ code: -32603, message: 'Internal error' });
+    expect(await failure(imhex.search({ pattern: parsePattern('p', '00'), start_offset: 0, maxResults: 1 }, call()))).toMatchObject({
+      code: -32603,
+      message: 'Internal error',
+    });
     fake.failures.get_selection = { code: -32050, message: 'Busy', data: { why: 'modal dialog' } };
-    expect(await failure(imhex.getSelection(call()))).toMatchObject({ code: -32050, message: 'Busy', data: { imhex: { why: 'modal dialog' } } });
+    expect(await failure(imhex.getSelection(call()))).toMatchObject({
+      code: -32050,
+      message: 'Busy',
+      data: { imhex: { why: 'modal dialog' } },
+    });
     expect(await failure(imhex.setSelection(4999, 2, call()))).toMatchObject({ code: -32602 });
   });
 

@@ -38,7 +38,10 @@ export function realXxd(bytes: Buffer, offset: number, count: number): string | 
   const file = path.join(tmpdir(), `imhex-xxd-${process.pid}-${Date.now()}.bin`);
   writeFileSync(file, bytes);
   try {
-    return execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } }).replace(/\n$/, '');
+    return execFileSync('xxd', ['-s', String(offset), '-l', String(count), file], {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+    }).replace(/\n$/, '');
   } finally {
     rmSync(file, { force: true });
   }
@@ -68,7 +71,15 @@ export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<voi
   expect(read.structured).toEqual({ offset: 256, count: 256, bytes_read: 256, hex_data: o.truth().subarray(256, 512).toString('hex') });
   expect(read.text.split('\n')[1]).toBe(o.truth().subarray(256, 272).toString('hex'));
   const tail = await ok('read_bytes', { offset: size - 10, count: 16 });
-  expect(tail.structured).toEqual({ offset: size - 10, count: 16, bytes_read: 10, hex_data: o.truth().subarray(size - 10).toString('hex') });
+  expect(tail.structured).toEqual({
+    offset: size - 10,
+    count: 16,
+    bytes_read: 10,
+    hex_data: o
+      .truth()
+      .subarray(size - 10)
+      .toString('hex'),
+  });
 
   const write = await ok('write_bytes', { offset: 300, data: 'de ad BE ef' });
   expect(write.structured).toEqual({ offset: 300, bytes_written: 4, status: 'success' });
@@ -101,7 +112,13 @@ export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<voi
   expect(dump.structured).toMatchObject({ offset: 250, count: 40, bytes_read: 40 });
   const expected = realXxd(o.truth(), 250, 40);
   if (expected !== undefined) expect(dump.structured.dump).toBe(expected);
-  else expect(dump.structured.dump.split('\n').map((l: string) => l.slice(10, 49).replace(/ /g, '')).join('')).toBe(o.truth().subarray(250, 290).toString('hex'));
+  else
+    expect(
+      dump.structured.dump
+        .split('\n')
+        .map((l: string) => l.slice(10, 49).replace(/ /g, ''))
+        .join(''),
+    ).toBe(o.truth().subarray(250, 290).toString('hex'));
   expect(dump.text).toBe(dump.structured.dump);
 
   // Bad input: the protocol's -32602, naming the field.

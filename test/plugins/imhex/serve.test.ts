@@ -19,7 +19,11 @@ function sdkCall(session: StdioSession): CallTool {
       structuredContent?: Record<string, unknown>;
       content: Array<{ type: string; text?: string }>;
     };
-    return { isError: r.isError === true, structured: (r.structuredContent ?? {}) as never, text: r.content.map((c) => c.text ?? '').join('\n') };
+    return {
+      isError: r.isError === true,
+      structured: (r.structuredContent ?? {}) as never,
+      text: r.content.map((c) => c.text ?? '').join('\n'),
+    };
   };
 }
 
@@ -38,9 +42,20 @@ describe('mcphost serve --plugins imhex, on a local file', () => {
   it('lists seven tools with input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(['imhex_get_offset_info', 'imhex_get_selection', 'imhex_hexdump', 'imhex_read_bytes', 'imhex_search', 'imhex_set_selection', 'imhex_write_bytes']);
+    expect(names).toEqual([
+      'imhex_get_offset_info',
+      'imhex_get_selection',
+      'imhex_hexdump',
+      'imhex_read_bytes',
+      'imhex_search',
+      'imhex_set_selection',
+      'imhex_write_bytes',
+    ]);
     const read = tools.find((t) => t.name === 'imhex_read_bytes')!;
-    expect(read.inputSchema.properties).toMatchObject({ offset: { type: 'integer', minimum: 0 }, count: { type: 'integer', default: 256 } });
+    expect(read.inputSchema.properties).toMatchObject({
+      offset: { type: 'integer', minimum: 0 },
+      count: { type: 'integer', default: 256 },
+    });
     expect(read.outputSchema?.required).toEqual(['offset', 'count', 'bytes_read', 'hex_data']);
     expect(tools.find((t) => t.name === 'imhex_write_bytes')!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
   });
@@ -78,7 +93,10 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
     expect(none.structured.error.message).toMatch(/^No active data provider/);
     fake.noProvider = false;
     fake.readOnly = true;
-    expect((await call('write_bytes', { offset: 0, data: '00' })).structured.error).toMatchObject({ code: -32003, message: 'Provider is not writable' });
+    expect((await call('write_bytes', { offset: 0, data: '00' })).structured.error).toMatchObject({
+      code: -32003,
+      message: 'Provider is not writable',
+    });
     fake.readOnly = false;
     fake.script = ['not-json'];
     expect((await call('get_selection', {})).structured.error).toMatchObject({ code: 'BAD_RESPONSE' });
@@ -87,7 +105,9 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
     expect(hung.structured.error).toMatchObject({ code: 'UNAVAILABLE' });
     expect(hung.text).toMatch(/did not answer read_bytes within 2000 ms/);
     fake.silent = false;
-    expect((await call('read_bytes', { offset: 5, count: 2 })).structured).toMatchObject({ hex_data: fake.data.subarray(5, 7).toString('hex') });
+    expect((await call('read_bytes', { offset: 5, count: 2 })).structured).toMatchObject({
+      hex_data: fake.data.subarray(5, 7).toString('hex'),
+    });
   }, 60_000);
 });
 

@@ -10,7 +10,9 @@ import { alive } from '../../helpers/process.js';
 export const FAKE_POB = path.join(FIXTURES, 'pob/fake-pob');
 
 /** A build the fake PoB understands. Its Life is 38 + 12·level + 10 per node 1..400. */
-export function fakeBuild(options: { level?: number; nodes?: number[]; masteries?: string; fake?: string; classId?: number; ascendClassId?: number } = {}): string {
+export function fakeBuild(
+  options: { level?: number; nodes?: number[]; masteries?: string; fake?: string; classId?: number; ascendClassId?: number } = {},
+): string {
   const { level = 90, nodes = [1, 2, 3, 401, 500], masteries = '{500,9500}', fake, classId = 3, ascendClassId = 1 } = options;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -47,7 +49,8 @@ export function pobEnv(cwd: string, extra: Record<string, string | undefined> = 
 
 export async function pobSession(cwd: string, env: Record<string, string | undefined>): Promise<PobSession> {
   const session = await connectStdio(['--plugins', 'pob'], { cwd, env: pobEnv(cwd, env) });
-  const tool = async (name: string, args: Record<string, unknown> = {}) => (await session.client.callTool({ name, arguments: args })) as ToolResultLike;
+  const tool = async (name: string, args: Record<string, unknown> = {}) =>
+    (await session.client.callTool({ name, arguments: args })) as ToolResultLike;
   return {
     ...session,
     tool,

@@ -7,7 +7,22 @@ import { FAKE_POB, fakeBuild, gone, pobSession, type PobSession } from './helper
 
 const tmp = tempDir('mcphost-pob-fake-');
 const life = (level: number, smallNodes: number) => 38 + 12 * level + 10 * smallNodes;
-const LUA_TOOLS = ['start', 'stop', 'load_build', 'get_stats', 'get_tree', 'set_tree', 'update_tree_delta', 'calc_with', 'export_build', 'get_build_info', 'set_level', 'get_config', 'set_config', 'verify_build'];
+const LUA_TOOLS = [
+  'start',
+  'stop',
+  'load_build',
+  'get_stats',
+  'get_tree',
+  'set_tree',
+  'update_tree_delta',
+  'calc_with',
+  'export_build',
+  'get_build_info',
+  'set_level',
+  'get_config',
+  'set_config',
+  'verify_build',
+];
 
 describe('pob Lua tools on the fake PoB', () => {
   let s: PobSession;
@@ -29,7 +44,13 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(none).toMatchObject({ code: 'NO_BUILD', message: expect.stringMatching(/no build is loaded/) });
     const file = tmp.write('fake.xml', fakeBuild({ level: 90 }));
     const info = await s.ok('pob_lua_load_build', { build_xml: file });
-    expect(info).toMatchObject({ className: 'Witch', ascendClassName: 'Occultist', level: 90, mainSkill: 'Fake Bolt', treeVersion: '3_26' });
+    expect(info).toMatchObject({
+      className: 'Witch',
+      ascendClassName: 'Occultist',
+      level: 90,
+      mainSkill: 'Fake Bolt',
+      treeVersion: '3_26',
+    });
     expect(info.skills[0].gems[0]).toMatchObject({ name: 'Fake Bolt', level: 20, quality: 20, enabled: true });
     const started = await s.ok('pob_lua_start');
     expect(started).toMatchObject({ mode: 'spawn', running: true, version: { pob: { version: '0.0.1-fake' }, loaded: true } });
@@ -75,17 +96,24 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(set.changes.Life.after).toBe(life(90, 4));
     const tree = await s.ok('pob_lua_get_tree');
     expect(tree).toMatchObject({ nodes: [1, 2, 3, 4], classId: 1, masteryEffects: {} });
-    expect((await s.fails('pob_lua_set_tree', { classId: 1, ascendClassId: 3, nodes: [] })).message).toMatch(/Marauder has no ascendClassId 3/);
+    expect((await s.fails('pob_lua_set_tree', { classId: 1, ascendClassId: 3, nodes: [] })).message).toMatch(
+      /Marauder has no ascendClassId 3/,
+    );
   });
 
   it('sets level and config, and rejects unknown options without changing anything', async () => {
     const level = await s.ok('pob_lua_set_level', { level: 10, fields: ['Life'] });
     expect(level).toMatchObject({ level: 10, changes: { Life: { after: life(10, 4) } } });
-    const config = await s.ok('pob_lua_set_config', { input: { useFrenzyCharges: true, enemyIsBoss: 'Pinnacle' }, fields: ['CombinedDPS'] });
+    const config = await s.ok('pob_lua_set_config', {
+      input: { useFrenzyCharges: true, enemyIsBoss: 'Pinnacle' },
+      fields: ['CombinedDPS'],
+    });
     expect(config.changes.CombinedDPS.after).toBeCloseTo(10_000 * 1.2 * 0.5, 6);
     const bad = await s.fails('pob_lua_set_config', { input: { nope: 1, useFrenzyCharges: 3, enemyIsBoss: 'Nobody' } });
     expect(bad.code).toBe('BAD_CONFIG');
-    expect(bad.message).toMatch(/enemyIsBoss: expects one of None, Boss, Pinnacle; nope: unknown config option; useFrenzyCharges: expects true or false/);
+    expect(bad.message).toMatch(
+      /enemyIsBoss: expects one of None, Boss, Pinnacle; nope: unknown config option; useFrenzyCharges: expects true or false/,
+    );
     expect((await s.ok('pob_lua_get_config')).input).toMatchObject({ useFrenzyCharges: true, enemyIsBoss: 'Pinnacle' });
     await s.ok('pob_lua_set_config', { input: { useFrenzyCharges: null } });
     expect((await s.ok('pob_lua_get_config')).input.useFrenzyCharges).toBeUndefined();
@@ -95,7 +123,9 @@ describe('pob Lua tools on the fake PoB', () => {
     const level = await s.fails('pob_lua_set_level', { level: 0 });
     expect(level.code).toBe('INVALID_ARGUMENTS');
     expect(level.message).toMatch(/level/);
-    expect((await s.fails('pob_lua_load_build', { build_xml: fakeBuild(), code: 'eNx' })).message).toMatch(/exactly one of build_xml or code/);
+    expect((await s.fails('pob_lua_load_build', { build_xml: fakeBuild(), code: 'eNx' })).message).toMatch(
+      /exactly one of build_xml or code/,
+    );
     expect((await s.fails('pob_lua_load_build', { code: 'not a code at all' })).code).toBe('BAD_SHARE_CODE');
     expect((await s.fails('pob_lua_calc_with', {})).message).toMatch(/addNodes or removeNodes/);
   });
@@ -110,14 +140,23 @@ describe('pob Lua tools on the fake PoB', () => {
     const doctored = exported.xml.replace(/(stat="Life" value=")(\d+)/, (_: string, a: string, v: string) => `${a}${Number(v) + 10}`);
     const off = await s.tool('pob_lua_verify_build', { build: doctored });
     expect(off.structuredContent).toMatchObject({ agrees: false, matching: 7, differing: 1 });
-    expect(off.structuredContent!.rows.find((r: { stat: string }) => r.stat === 'Life')).toMatchObject({ ok: false, saved: stats.Life + 10, computed: stats.Life });
+    expect(off.structuredContent!.rows.find((r: { stat: string }) => r.stat === 'Life')).toMatchObject({
+      ok: false,
+      saved: stats.Life + 10,
+      computed: stats.Life,
+    });
     expect(off.content[0].text).toMatch(/^7\/8 saved stats match PoB 0.0.1-fake.*\n  Life: saved/s);
     expect((await s.fails('pob_lua_verify_build', { build: fakeBuild() })).code).toBe('NO_SAVED_STATS');
   });
 
   it('reports load failures that PoB shows only as prompts and dialogs, and keeps working', async () => {
-    expect(await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'fail' }) })).toMatchObject({ code: 'LOAD_FAILED', message: 'Path of Building could not load the build: fake PoB refuses this build' });
-    expect((await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'popup' }) })).message).toMatch(/Unknown Passive Tree Version: The build uses an unrecognised version/);
+    expect(await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'fail' }) })).toMatchObject({
+      code: 'LOAD_FAILED',
+      message: 'Path of Building could not load the build: fake PoB refuses this build',
+    });
+    expect((await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'popup' }) })).message).toMatch(
+      /Unknown Passive Tree Version: The build uses an unrecognised version/,
+    );
     expect((await s.fails('pob_lua_get_stats')).code).toBe('NO_BUILD');
     expect((await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 3 }) })).level).toBe(3);
   });
@@ -164,7 +203,9 @@ describe('pob Lua process failures', () => {
     const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
     try {
       const levels = [11, 12, 13, 14];
-      const answers = await Promise.all(levels.map((level) => s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level, fake: 'sleep:150' }) })));
+      const answers = await Promise.all(
+        levels.map((level) => s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level, fake: 'sleep:150' }) })),
+      );
       expect(answers.map((a) => a.level)).toEqual(levels);
       expect(answers.map((a) => a.loads).sort()).toEqual([1, 2, 3, 4]);
     } finally {

@@ -25,7 +25,12 @@ describe('pob without and with lua.enabled', () => {
     rc.write('.mcprc.json', JSON.stringify({ plugins: { pob: { lua: { enabled: true }, pobPath: FAKE_POB, timeoutMs: 4321 } } }));
     const fromFile = await runCli(['config', '--json'], { cwd: rc.dir, env: pobEnv(rc.dir) });
     expect(fromFile.exitCode).toBe(0);
-    expect(JSON.parse(fromFile.stdout).config.plugins.pob).toMatchObject({ lua: { enabled: true }, pobPath: FAKE_POB, timeoutMs: 4321, cmd: 'luajit' });
+    expect(JSON.parse(fromFile.stdout).config.plugins.pob).toMatchObject({
+      lua: { enabled: true },
+      pobPath: FAKE_POB,
+      timeoutMs: 4321,
+      cmd: 'luajit',
+    });
   });
 
   it('runs the XML tools from a shell', async () => {
@@ -46,7 +51,9 @@ describe('pob Lua start-up failures', () => {
     try {
       const failed = await s.fails('pob_lua_load_build', { build_xml: BUILD });
       expect(failed.code).toBe('UNAVAILABLE');
-      expect(failed.message).toMatch(/cannot run `no-such-luajit-here` \(ENOENT\): install LuaJIT and lua-zlib \(`apt-get install luajit lua-zlib`\), or set plugins.pob.cmd \(POB_CMD\)/);
+      expect(failed.message).toMatch(
+        /cannot run `no-such-luajit-here` \(ENOENT\): install LuaJIT and lua-zlib \(`apt-get install luajit lua-zlib`\), or set plugins.pob.cmd \(POB_CMD\)/,
+      );
       expect((await s.ok('pob_analyze_build', { build: BUILD })).className).toBe('Witch');
       expect((await s.fails('pob_lua_start')).code).toBe('UNAVAILABLE');
     } finally {
@@ -57,13 +64,17 @@ describe('pob Lua start-up failures', () => {
   it('names the missing PoB files, an unset pobPath, and a PoB that fails to start (exit 4)', async () => {
     const notPob = await cli(['call', 'pob', 'lua_get_stats'], { POB_LUA_ENABLED: '1', POB_PATH: tmp.dir });
     expect(notPob.exitCode).toBe(4);
-    expect(flat(notPob.stderr)).toMatch(/is not a Path of Building checkout: it lacks src\/HeadlessWrapper.lua, src\/Launch.lua, runtime\/lua\/dkjson.lua; set plugins.pob.pobPath/);
+    expect(flat(notPob.stderr)).toMatch(
+      /is not a Path of Building checkout: it lacks src\/HeadlessWrapper.lua, src\/Launch.lua, runtime\/lua\/dkjson.lua; set plugins.pob.pobPath/,
+    );
     const unset = await cli(['call', 'pob', 'lua_get_stats'], { POB_LUA_ENABLED: '1' });
     expect(unset.exitCode).toBe(4);
     expect(flat(unset.stderr)).toMatch(/pobPath is not set: set plugins.pob.pobPath in .mcprc \(or POB_PATH\)/);
     const init = await cli(['call', 'pob', 'lua_start'], { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, FAKE_POB_INIT_FAIL: '1' });
     expect(init.exitCode).toBe(4);
-    expect(flat(init.stderr)).toMatch(/Path of Building failed to start: .*fake PoB cannot find its data.*intact Path of Building Community checkout/);
+    expect(flat(init.stderr)).toMatch(
+      /Path of Building failed to start: .*fake PoB cannot find its data.*intact Path of Building Community checkout/,
+    );
     const noZlib = await cli(['call', 'pob', 'lua_start'], { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, LUA_CPATH: '/nonexistent/?.so' });
     expect(noZlib.exitCode).toBe(4);
     expect(flat(noZlib.stderr)).toMatch(/lua-zlib is not installed for LuaJIT .*apt-get install lua-zlib/);
@@ -79,7 +90,9 @@ describe('pob Lua start-up failures', () => {
 
     const bad = await cli(['doctor', '--plugins', 'pob'], { POB_LUA_ENABLED: '1', POB_PATH: tmp.dir, POB_CMD: 'no-such-luajit-here' });
     expect(bad.exitCode).toBe(4);
-    expect(flat(bad.stdout)).toMatch(/Lua tools cannot start: `no-such-luajit-here` cannot be run .*apt-get install luajit lua-zlib.*lacks src\/HeadlessWrapper.lua/);
+    expect(flat(bad.stdout)).toMatch(
+      /Lua tools cannot start: `no-such-luajit-here` cannot be run .*apt-get install luajit lua-zlib.*lacks src\/HeadlessWrapper.lua/,
+    );
 
     const off = await cli(['doctor', '--plugins', 'pob'], { POB_CMD: 'no-such-luajit-here' });
     expect(off.exitCode).toBe(0);

@@ -52,9 +52,18 @@ describe('pob over TCP', () => {
     const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_API_TCP: '127.0.0.1', POB_API_TCP_PORT: String(port) });
     try {
       const started = await s.ok('pob_lua_start');
-      expect(started).toMatchObject({ mode: 'tcp', running: true, endpoint: `127.0.0.1:${port}`, version: { pob: { version: '0.0.1-fake' } } });
+      expect(started).toMatchObject({
+        mode: 'tcp',
+        running: true,
+        endpoint: `127.0.0.1:${port}`,
+        version: { pob: { version: '0.0.1-fake' } },
+      });
       expect((await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 40 }) })).level).toBe(40);
-      const answers = await Promise.all([s.ok('pob_lua_get_stats', { fields: ['Life'] }), s.ok('pob_lua_get_tree'), s.ok('pob_lua_get_config')]);
+      const answers = await Promise.all([
+        s.ok('pob_lua_get_stats', { fields: ['Life'] }),
+        s.ok('pob_lua_get_tree'),
+        s.ok('pob_lua_get_config'),
+      ]);
       expect(answers[0].stats.Life).toBe(38 + 12 * 40 + 30);
       expect(answers[1].nodes).toEqual([1, 2, 3, 401, 500]);
       expect(await s.ok('pob_lua_stop')).toEqual({ stopped: true });
@@ -74,7 +83,11 @@ describe('pob over TCP', () => {
     try {
       const failed = await s.fails('pob_lua_get_stats');
       expect(failed.code).toBe('UNAVAILABLE');
-      expect(failed.message).toMatch(new RegExp(`cannot reach PoB at 127.0.0.1:${deadPort} .*ECONNREFUSED.*start Path of Building with its JSON-lines API listening there`));
+      expect(failed.message).toMatch(
+        new RegExp(
+          `cannot reach PoB at 127.0.0.1:${deadPort} .*ECONNREFUSED.*start Path of Building with its JSON-lines API listening there`,
+        ),
+      );
       expect((await s.ok('pob_analyze_build', { build: fakeBuild() })).level).toBe(90);
     } finally {
       await s.close();

@@ -13,7 +13,9 @@ import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const BUILDS = path.join(SHARED_DATA, 'pob-builds');
-const files = readdirSync(BUILDS).filter((f) => f.endsWith('.xml')).sort();
+const files = readdirSync(BUILDS)
+  .filter((f) => f.endsWith('.xml'))
+  .sort();
 const tool = (name: string) => xmlTools.find((t) => t.name === name)!;
 const run = (name: string, args: Record<string, unknown>) => tool(name).handler(args as never, {} as never) as any;
 const tmp = tempDir('mcphost-pob-xml-');
@@ -103,23 +105,44 @@ describe('pob XML tools on the shared builds', () => {
     const c = result.structuredContent;
     const a = facts(readFileSync(path.join(BUILDS, 'occvortex-3_13.xml'), 'utf8'));
     const b = facts(readFileSync(path.join(BUILDS, 'occvortex-3_26.xml'), 'utf8'));
-    expect(c.stats.Life).toEqual({ a: a.stats.get('Life'), b: b.stats.get('Life'), delta: b.stats.get('Life')! - a.stats.get('Life')!, percent: expect.any(Number) });
+    expect(c.stats.Life).toEqual({
+      a: a.stats.get('Life'),
+      b: b.stats.get('Life'),
+      delta: b.stats.get('Life')! - a.stats.get('Life')!,
+      percent: expect.any(Number),
+    });
     expect(c.tree.added).toEqual(b.nodes.filter((n) => !a.nodes.includes(n)).sort((x, y) => x - y));
     expect(c.tree.removed).toEqual(a.nodes.filter((n) => !b.nodes.includes(n)).sort((x, y) => x - y));
     expect(c.tree.a.version).toBe('3_13');
     expect(c.tree.b.version).toBe('3_26');
     expect(result.content[0].text).toMatch(/Saved stats: \d+ of \d+ differ/);
-    const same = run('compare_builds', { a: path.join(BUILDS, 'occvortex-3_26.xml'), b: path.join(BUILDS, 'occvortex-3_26.xml') }).structuredContent;
+    const same = run('compare_builds', {
+      a: path.join(BUILDS, 'occvortex-3_26.xml'),
+      b: path.join(BUILDS, 'occvortex-3_26.xml'),
+    }).structuredContent;
     expect(same).toMatchObject({ stats: {}, character: {}, items: [], config: {}, gems: { added: [], removed: [], changed: [] } });
     expect(same.tree.added).toEqual([]);
   });
 
   it('reports gem and item edits between otherwise equal builds', () => {
     const xml = readFileSync(path.join(BUILDS, 'occvortex-3_26.xml'), 'utf8');
-    const edited = xml.replace('nameSpec="Vortex" enableGlobal2="true"', 'nameSpec="Vortex" enableGlobal2="true" ').replace(/(skillId="Vortex" count="1" quality=")0(")/, '$120$2').replace('+87 to maximum Life', '+99 to maximum Life');
+    const edited = xml
+      .replace('nameSpec="Vortex" enableGlobal2="true"', 'nameSpec="Vortex" enableGlobal2="true" ')
+      .replace(/(skillId="Vortex" count="1" quality=")0(")/, '$120$2')
+      .replace('+87 to maximum Life', '+99 to maximum Life');
     const c = run('compare_builds', { a: xml, b: edited }).structuredContent;
-    expect(c.gems.changed).toEqual([{ name: 'Vortex', a: { level: 21, quality: 0, enabled: true }, b: { level: 21, quality: 20, enabled: true } }]);
-    expect(c.items).toEqual([{ slot: 'Weapon 2', a: 'Loath Sanctuary', b: 'Loath Sanctuary', modsAdded: ['+99 to maximum Life'], modsRemoved: ['+87 to maximum Life'] }]);
+    expect(c.gems.changed).toEqual([
+      { name: 'Vortex', a: { level: 21, quality: 0, enabled: true }, b: { level: 21, quality: 20, enabled: true } },
+    ]);
+    expect(c.items).toEqual([
+      {
+        slot: 'Weapon 2',
+        a: 'Loath Sanctuary',
+        b: 'Loath Sanctuary',
+        modsAdded: ['+99 to maximum Life'],
+        modsRemoved: ['+87 to maximum Life'],
+      },
+    ]);
   });
 
   it('accepts a file holding a share code and XML with surrounding whitespace', () => {
@@ -132,40 +155,85 @@ describe('pob XML tools on the shared builds', () => {
 
 describe('pob XML tools on garbage', () => {
   it('says when a code is not base64, not zlib, or not a PoB document', async () => {
-    expect(await failure(() => run('decode', { code: 'this is not a code!' }))).toMatchObject({ code: 'BAD_SHARE_CODE', message: expect.stringMatching(/^code: not a share code: it contains "!", which is not base64/) });
+    expect(await failure(() => run('decode', { code: 'this is not a code!' }))).toMatchObject({
+      code: 'BAD_SHARE_CODE',
+      message: expect.stringMatching(/^code: not a share code: it contains "!", which is not base64/),
+    });
     expect(await failure(() => run('decode', { code: Buffer.from('hello world, plain text').toString('base64') }))).toMatchObject({
       code: 'BAD_SHARE_CODE',
       message: expect.stringMatching(/not zlib data/),
     });
     const notPob = encodeShareCode('<html><body>hi</body></html>');
-    expect(await failure(() => run('analyze_build', { build: notPob }))).toMatchObject({ code: 'NOT_A_BUILD', message: expect.stringMatching(/root element is <html>, expected <PathOfBuilding>/) });
+    expect(await failure(() => run('analyze_build', { build: notPob }))).toMatchObject({
+      code: 'NOT_A_BUILD',
+      message: expect.stringMatching(/root element is <html>, expected <PathOfBuilding>/),
+    });
     const notXml = encodeShareCode('just some text');
-    expect(await failure(() => run('decode', { code: notXml }))).toMatchObject({ code: 'BAD_XML', message: expect.stringMatching(/^code: not valid XML/) });
+    expect(await failure(() => run('decode', { code: notXml }))).toMatchObject({
+      code: 'BAD_XML',
+      message: expect.stringMatching(/^code: not valid XML/),
+    });
   });
 
   it('names the field and the problem for broken XML, missing files, links and the wrong kind of input', async () => {
-    expect(await failure(() => run('analyze_build', { build: '<PathOfBuilding><Build></PathOfBuilding>' }))).toMatchObject({ code: 'BAD_XML', message: expect.stringMatching(/^build: not valid XML .* line 1/) });
-    expect(await failure(() => run('compare_builds', { a: path.join(BUILDS, 'occvortex-3_26.xml'), b: './no/such/build.xml' }))).toMatchObject({
+    expect(await failure(() => run('analyze_build', { build: '<PathOfBuilding><Build></PathOfBuilding>' }))).toMatchObject({
+      code: 'BAD_XML',
+      message: expect.stringMatching(/^build: not valid XML .* line 1/),
+    });
+    expect(
+      await failure(() => run('compare_builds', { a: path.join(BUILDS, 'occvortex-3_26.xml'), b: './no/such/build.xml' })),
+    ).toMatchObject({
       code: 'NOT_FOUND',
       message: expect.stringMatching(/^b: no such file: .*no\/such\/build\.xml/),
     });
-    expect(await failure(() => run('analyze_build', { build: 'https://pobb.in/abc123' }))).toMatchObject({ message: expect.stringMatching(/links are not fetched/) });
-    expect(await failure(() => run('encode', { xml: encodeShareCode('<PathOfBuilding/>') }))).toMatchObject({ message: expect.stringMatching(/already a share code/) });
+    expect(await failure(() => run('analyze_build', { build: 'https://pobb.in/abc123' }))).toMatchObject({
+      message: expect.stringMatching(/links are not fetched/),
+    });
+    expect(await failure(() => run('encode', { xml: encodeShareCode('<PathOfBuilding/>') }))).toMatchObject({
+      message: expect.stringMatching(/already a share code/),
+    });
     expect(await failure(() => run('encode', { xml: '<Build/>' }))).toMatchObject({ code: 'NOT_A_BUILD' });
     const empty = tmp.write('empty.xml', '   \n');
-    expect(await failure(() => run('analyze_build', { build: empty }))).toMatchObject({ message: expect.stringMatching(/holds neither build XML nor a share code/) });
+    expect(await failure(() => run('analyze_build', { build: empty }))).toMatchObject({
+      message: expect.stringMatching(/holds neither build XML nor a share code/),
+    });
   });
 });
 
 describe('item text', () => {
   it('keeps the selected variant, tags crafted mods and reads properties', () => {
     const item = parseItemText(
-      ['Rarity: UNIQUE', 'Atziri\'s Foible', 'Paua Amulet', 'Variant: Old', 'Variant: New', 'Selected Variant: 2', 'Implicits: 1', '{tags:mana}+20 to maximum Mana',
-        '{variant:1}+100 to maximum Mana', '{variant:2}{range:0.5}+(50-70) to maximum Mana', '{crafted}+10% to Fire Resistance', 'Mirrored'].join('\n'),
+      [
+        'Rarity: UNIQUE',
+        "Atziri's Foible",
+        'Paua Amulet',
+        'Variant: Old',
+        'Variant: New',
+        'Selected Variant: 2',
+        'Implicits: 1',
+        '{tags:mana}+20 to maximum Mana',
+        '{variant:1}+100 to maximum Mana',
+        '{variant:2}{range:0.5}+(50-70) to maximum Mana',
+        '{crafted}+10% to Fire Resistance',
+        'Mirrored',
+      ].join('\n'),
     );
-    expect(item).toMatchObject({ rarity: 'UNIQUE', name: "Atziri's Foible", base: 'Paua Amulet', properties: { 'Selected Variant': '2' }, implicits: ['+20 to maximum Mana'] });
+    expect(item).toMatchObject({
+      rarity: 'UNIQUE',
+      name: "Atziri's Foible",
+      base: 'Paua Amulet',
+      properties: { 'Selected Variant': '2' },
+      implicits: ['+20 to maximum Mana'],
+    });
     expect(item.explicits).toEqual(['+(50-70) to maximum Mana', '+10% to Fire Resistance (crafted)']);
-    const magic = parseItemText('Rarity: MAGIC\nBubbling Eternal Life Flask of Acceleration\nQuality: 20\nImplicits: 0\n31% increased Attack Speed during Effect');
-    expect(magic).toMatchObject({ name: 'Bubbling Eternal Life Flask of Acceleration', base: undefined, properties: { Quality: '20' }, explicits: ['31% increased Attack Speed during Effect'] });
+    const magic = parseItemText(
+      'Rarity: MAGIC\nBubbling Eternal Life Flask of Acceleration\nQuality: 20\nImplicits: 0\n31% increased Attack Speed during Effect',
+    );
+    expect(magic).toMatchObject({
+      name: 'Bubbling Eternal Life Flask of Acceleration',
+      base: undefined,
+      properties: { Quality: '20' },
+      explicits: ['31% increased Attack Speed during Effect'],
+    });
   });
 });

@@ -36,7 +36,10 @@ describe('unreal', () => {
     const { client } = await serve(tmp.dir);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['unreal_get_level_actors', 'unreal_search_assets']);
-    expect(tools.find((t) => t.name === 'unreal_search_assets')!.inputSchema).toMatchObject({ required: ['query'], properties: { limit: { type: 'integer' } } });
+    expect(tools.find((t) => t.name === 'unreal_search_assets')!.inputSchema).toMatchObject({
+      required: ['query'],
+      properties: { limit: { type: 'integer' } },
+    });
     const actors = await client.callTool({ name: 'unreal_get_level_actors', arguments: { class: 'DirectionalLight' } });
     expect(JSON.parse(textOf(actors))).toEqual([{ name: 'Sun', class: 'DirectionalLight', location: [0, 0, 1000] }]);
     const refused = await client.callTool({ name: 'unreal_search_assets', arguments: { query: '' } });
@@ -110,7 +113,9 @@ describe('unreal', () => {
     await first.stop();
     const down = await client.callTool({ name: 'unreal_get_level_actors', arguments: {} });
     expect(down.isError).toBe(true);
-    expect(textOf(down)).toBe(`Unreal Editor not reachable at ${first.url}: start the editor with the UnrealMCPServer plugin enabled (connection refused)`);
+    expect(textOf(down)).toBe(
+      `Unreal Editor not reachable at ${first.url}: start the editor with the UnrealMCPServer plugin enabled (connection refused)`,
+    );
 
     const initsBefore = journalLines(journal).filter((l) => l === '/mcp initialize').length;
     await editor({ journal, port: first.port });
@@ -132,4 +137,3 @@ describe('unreal', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('unreal_get_level_actors');
   });
 });
-

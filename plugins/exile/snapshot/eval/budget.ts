@@ -27,13 +27,18 @@ export class Budget {
 
   check(): void {
     if (this.signal?.aborted) {
-      throw this.signal.reason instanceof Error ? this.signal.reason : new ToolError(`cancelled: ${String(this.signal.reason)}`, { code: 'CANCELLED' });
+      throw this.signal.reason instanceof Error
+        ? this.signal.reason
+        : new ToolError(`cancelled: ${String(this.signal.reason)}`, { code: 'CANCELLED' });
     }
     if (performance.now() > this.deadline) {
-      throw new ToolError(`time budget of ${this.ms} ms exceeded: narrow the call (a smaller from, a where clause, take, or a lower depth)`, {
-        code: 'TIME_BUDGET',
-        data: { budgetMs: this.ms },
-      });
+      throw new ToolError(
+        `time budget of ${this.ms} ms exceeded: narrow the call (a smaller from, a where clause, take, or a lower depth)`,
+        {
+          code: 'TIME_BUDGET',
+          data: { budgetMs: this.ms },
+        },
+      );
     }
   }
 }

@@ -112,7 +112,13 @@ function postfix(node: NodeOf<'Member' | 'Index' | 'Call'>, env: Env, f: Flags):
     if (f.np) return null;
     return undefined;
   };
-  const nullError = () => new ExprError(`null reference: cannot ${node.type === 'Member' ? `read ${node.name} of` : node.type === 'Call' ? `call ${node.name}() on` : 'index'} null`, node.pos, 'EXPR_EVAL', 'use ?. to allow null');
+  const nullError = () =>
+    new ExprError(
+      `null reference: cannot ${node.type === 'Member' ? `read ${node.name} of` : node.type === 'Call' ? `call ${node.name}() on` : 'index'} null`,
+      node.pos,
+      'EXPR_EVAL',
+      'use ?. to allow null',
+    );
   const step = stepFor(node, env);
   return (s) => {
     const o = target(s);
@@ -144,7 +150,8 @@ function bareCall(node: NodeOf<'Call'>, env: Env): Inner {
   const { name, pos } = node;
   const count = (n: number | [number, number]) => {
     const [min, max] = typeof n === 'number' ? [n, n] : n;
-    if (node.args.length < min || node.args.length > max) throw new ExprError(`${name} takes ${min === max ? min : `${min} or ${max}`} arguments, got ${node.args.length}`, pos);
+    if (node.args.length < min || node.args.length > max)
+      throw new ExprError(`${name} takes ${min === max ? min : `${min} or ${max}`} arguments, got ${node.args.length}`, pos);
   };
   if (name === 'iif' && node.typeArgs.length === 0) {
     count(3);
@@ -162,7 +169,8 @@ function bareCall(node: NodeOf<'Call'>, env: Env): Inner {
   }
   const site = { name, typeArgs: node.typeArgs, args: node.args.map((a) => compile(a, env, PLAIN) as Fn), pos };
   return (s) => {
-    if (s.it === undefined) throw new ExprError(`unknown function ${name}`, pos, 'EXPR_EVAL', 'methods are called on a value: Player.GetComponent<Life>()');
+    if (s.it === undefined)
+      throw new ExprError(`unknown function ${name}`, pos, 'EXPR_EVAL', 'methods are called on a value: Player.GetComponent<Life>()');
     return callMethod(s.it, site, s, env);
   };
 }
@@ -281,7 +289,24 @@ function staticFloat(node: Node, env: Env): boolean {
   }
 }
 
-const INTEGRAL = new Set(['Int16', 'Int32', 'Int64', 'UInt16', 'UInt32', 'UInt64', 'Byte', 'SByte', 'short', 'int', 'long', 'ushort', 'uint', 'ulong', 'byte', 'sbyte']);
+const INTEGRAL = new Set([
+  'Int16',
+  'Int32',
+  'Int64',
+  'UInt16',
+  'UInt32',
+  'UInt64',
+  'Byte',
+  'SByte',
+  'short',
+  'int',
+  'long',
+  'ushort',
+  'uint',
+  'ulong',
+  'byte',
+  'sbyte',
+]);
 const FLOATING = new Set(['Single', 'Double', 'Decimal', 'float', 'double', 'decimal']);
 
 /** `is` / `as`: C# primitive names against JSON values, else `$type` and its recorded base types. */

@@ -50,7 +50,10 @@ export function callMethod(target: Value, call: CallSite, scope: Scope, env: Env
 function need(count: number | [number, number], call: CallSite): void {
   const [min, max] = typeof count === 'number' ? [count, count] : count;
   if (call.args.length < min || call.args.length > max) {
-    throw new ExprError(`${call.name} takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, got ${call.args.length}`, call.pos);
+    throw new ExprError(
+      `${call.name} takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, got ${call.args.length}`,
+      call.pos,
+    );
   }
 }
 
@@ -96,11 +99,15 @@ function stringMethod(s: string, call: CallSite, arg: (i: number) => Value): Val
       need([1, 2], call);
       const start = intArg(arg(0), call);
       const length = call.args.length === 2 ? intArg(arg(1), call) : s.length - start;
-      if (start < 0 || length < 0 || start + length > s.length) throw new ExprError(`Substring(${start}, ${length}) is out of range (Length = ${s.length})`, call.pos);
+      if (start < 0 || length < 0 || start + length > s.length)
+        throw new ExprError(`Substring(${start}, ${length}) is out of range (Length = ${s.length})`, call.pos);
       return s.slice(start, start + length);
     }
   }
-  throw new ExprError(`String has no method ${call.name} taking ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`, call.pos);
+  throw new ExprError(
+    `String has no method ${call.name} taking ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`,
+    call.pos,
+  );
 }
 
 function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env): Value {
@@ -142,7 +149,12 @@ function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env)
       const pool = call.args.length === 1 ? items.filter(pred()) : items;
       if (pool.length === 0) {
         if (name.endsWith('OrDefault')) return null;
-        throw new ExprError(`${name}: the sequence contains no ${call.args.length ? 'matching ' : ''}elements`, pos, 'EXPR_EVAL', `use ${name}OrDefault to get null`);
+        throw new ExprError(
+          `${name}: the sequence contains no ${call.args.length ? 'matching ' : ''}elements`,
+          pos,
+          'EXPR_EVAL',
+          `use ${name}OrDefault to get null`,
+        );
       }
       return name.startsWith('First') ? pool[0] : pool[pool.length - 1];
     }
@@ -178,7 +190,10 @@ function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env)
       const keyed = items.map((el) => ({ el, k: key(el) }));
       const sign = name === 'OrderBy' ? 1 : -1;
       keyed.sort((a, b) => sign * orderCompare(a.k, b.k, pos));
-      return new ListValue('IEnumerable', keyed.map((x) => x.el));
+      return new ListValue(
+        'IEnumerable',
+        keyed.map((x) => x.el),
+      );
     }
     case 'Sum':
     case 'Min':

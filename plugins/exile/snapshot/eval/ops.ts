@@ -19,7 +19,12 @@ function category(v: Value): Category {
 
 function enumMatchesName(e: EnumValue, name: string): boolean {
   if (e.name === name) return true;
-  const parts = (s: string) => s.split(',').map((p) => p.trim()).sort().join(',');
+  const parts = (s: string) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .sort()
+      .join(',');
   return e.name.includes(',') && parts(e.name) === parts(name);
 }
 
@@ -35,8 +40,15 @@ export function equals(a: Value, b: Value, snapshot: Snapshot, pos: number, stri
   const ca = category(a);
   const cb = category(b);
   if (ca === cb) {
-    if (ca === 'object' && (a as ObjectValue).$type !== undefined && (a as ObjectValue).$type === (b as ObjectValue).$type && snapshot.isStruct((a as ObjectValue).$type)) {
-      return memberKeys(a as ObjectValue).every((k) => equals((a as ObjectValue)[k] as Value, (b as ObjectValue)[k] as Value, snapshot, pos, false));
+    if (
+      ca === 'object' &&
+      (a as ObjectValue).$type !== undefined &&
+      (a as ObjectValue).$type === (b as ObjectValue).$type &&
+      snapshot.isStruct((a as ObjectValue).$type)
+    ) {
+      return memberKeys(a as ObjectValue).every((k) =>
+        equals((a as ObjectValue)[k] as Value, (b as ObjectValue)[k] as Value, snapshot, pos, false),
+      );
     }
     return false;
   }
@@ -95,7 +107,8 @@ export function arithmetic(op: string, a: Value, b: Value, integerDivision: bool
   if (a === null || b === null) return null;
   const x = numeric(a);
   const y = numeric(b);
-  if (x === undefined || y === undefined) throw new ExprError(`operator '${op}' cannot be applied to ${typeLabel(a)} and ${typeLabel(b)}`, pos);
+  if (x === undefined || y === undefined)
+    throw new ExprError(`operator '${op}' cannot be applied to ${typeLabel(a)} and ${typeLabel(b)}`, pos);
   switch (op) {
     case '+':
       return x + y;
@@ -136,7 +149,9 @@ export function toText(v: Exclude<Value, null>, snapshot: Snapshot): string {
   const vector = vectorText(o);
   if (vector) return vector;
   if (o.$type !== undefined) return o.$type;
-  return `{ ${memberKeys(o).map((k) => `${k} = ${o[k] === null ? '' : toText(o[k] as Exclude<Value, null>, snapshot)}`).join(', ')} }`;
+  return `{ ${memberKeys(o)
+    .map((k) => `${k} = ${o[k] === null ? '' : toText(o[k] as Exclude<Value, null>, snapshot)}`)
+    .join(', ')} }`;
 }
 
 export function formatNumber(n: number): string {

@@ -19,7 +19,12 @@ const LEVELS = [
   { '+': '+', '-': '-' },
   { '*': '*', '/': '/', '%': '%', mod: '%' },
 ].map((ops) => new Map(Object.entries(ops)));
-const DIRECTIONS = new Map([['asc', false], ['ascending', false], ['desc', true], ['descending', true]]);
+const DIRECTIONS = new Map([
+  ['asc', false],
+  ['ascending', false],
+  ['desc', true],
+  ['descending', true],
+]);
 
 /** Parses one expression; throws a positioned `ExprError` (code EXPR_SYNTAX) on bad input. */
 export function parse(src: string): Node {
@@ -53,7 +58,8 @@ class Parser {
   private depth = 0;
 
   constructor(src: string) {
-    if (src.length > MAX_EXPRESSION_LENGTH) throw syntaxError(`expression longer than ${MAX_EXPRESSION_LENGTH} characters`, MAX_EXPRESSION_LENGTH);
+    if (src.length > MAX_EXPRESSION_LENGTH)
+      throw syntaxError(`expression longer than ${MAX_EXPRESSION_LENGTH} characters`, MAX_EXPRESSION_LENGTH);
     this.tokens = tokenize(src);
   }
 
@@ -102,7 +108,12 @@ class Parser {
   unexpected(hint?: string) {
     const t = this.tok;
     if (t.kind === 'eof') return syntaxError('unexpected end of expression', t.pos, hint);
-    const shown = t.kind === 'string' ? `string ${JSON.stringify(t.value)}` : t.kind === 'int' || t.kind === 'real' ? `number ${t.value}` : `'${t.value}'`;
+    const shown =
+      t.kind === 'string'
+        ? `string ${JSON.stringify(t.value)}`
+        : t.kind === 'int' || t.kind === 'real'
+          ? `number ${t.value}`
+          : `'${t.value}'`;
     return syntaxError(`unexpected token ${shown}`, t.pos, hint);
   }
 
