@@ -1,17 +1,57 @@
-// Lint the shipped code: stdout belongs to the MCP protocol, so nothing in src/ or plugins/ may
-// write to the console (diagnostics go through the stderr logger).
+// Lint the shipped code. Two kinds of rule:
+// - stdout belongs to the MCP protocol, so nothing in src/ or plugins/ may write to the console
+//   (diagnostics go through the stderr logger);
+// - the direction of imports (README "Layout"): a plugin reaches the host only through its two
+//   public entry points, `src/backend/index.js` (mcphost) and `src/kit/index.js` (mcphost/kit), and
+//   never another plugin; nothing in src/ imports a plugin; the core never imports the CLI.
 import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+
+const ENTRY_POINTS = 'src/(backend|kit)/index\\.js$';
+const noPlugins = { group: ['**/plugins/**'], message: 'src/ never imports a plugin: reach it through the loaded backend.' };
+const noCli = {
+  group: ['**/cli/**', '**/commands/**'],
+  message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend) never imports the CLI.',
+};
+
+/** A file `depth` folders below its plugin's folder: `../` × (depth+1) is another plugin, × (depth+2) the repository. */
+function pluginBlock(depth) {
+  const up = (n) => `(\\.\\./){${n}}`;
+  return {
+    files: [`plugins/*/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: `^${up(depth + 1)}(?!\\.\\./)`, message: 'A plugin never imports another plugin.' },
+            {
+              regex: `^${up(depth + 2)}(?!${ENTRY_POINTS})`,
+              message: 'A plugin imports the host only through src/backend/index.js (mcphost) and src/kit/index.js (mcphost/kit).',
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**'] },
   {
     files: ['src/**/*.ts', 'plugins/**/*.ts'],
-    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended, prettier],
     rules: {
       'no-console': 'error',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins] }] } },
+  {
+    files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend}/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
+  },
+  ...[0, 1, 2, 3, 4, 5].map(pluginBlock),
 );

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PobBridge } from '../dist/plugins/pob/bridge.js';
 import { configSchema } from '../dist/plugins/pob/config.js';
-import { residentBytes } from '../dist/src/lib/json-lines-process.js';
+import { residentBytes } from '../dist/src/kit/json-lines/process.js';
 import { silentLogger } from '../dist/src/lib/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -15,6 +15,7 @@ import {
   type ToolResult,
 } from '../../src/backend/index.js';
 import type { ExileProvider } from './provider.js';
+import { recordCommand } from './record-command.js';
 import { createRemoteProvider, type HudTool, type RemoteProvider } from './remote.js';
 import { evalInput, exploreInput, queryInput } from './schemas.js';
 
@@ -92,6 +93,7 @@ export default function exile(): Backend<Config> {
         handler: (args, ctx) => run('query', args as never, ctx),
       }),
     ],
+    commands: { snapshot: recordCommand() },
     async start(ctx) {
       provider = await open(ctx);
     },

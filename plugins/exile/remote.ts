@@ -2,8 +2,7 @@
 // HTTP, by default http://127.0.0.1:5099/mcp) through the SDK client, reconnecting after the HUD
 // restarts. Used by the exile plugin in remote mode and by `mcphost exile:snapshot` to record.
 import { ToolError, type Logger, type ToolResult } from '../../src/backend/index.js';
-import { UpstreamClient } from '../../src/lib/mcp-upstream.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { UpstreamClient, silentLogger } from '../../src/kit/index.js';
 import type { ExileProvider, ProviderCallContext } from './provider.js';
 import type { EvalArgs, ExploreArgs, QueryArgs } from './schemas.js';
 

@@ -3,9 +3,7 @@
 // results and failures into ToolErrors that say what to do.
 import type { Logger } from '../../src/backend/index.js';
 import { ToolError, UnavailableError } from '../../src/backend/index.js';
-import { JsonLinesProcess, ProcessError, type JsonMessage } from '../../src/lib/json-lines-process.js';
-import { ConnectError, NdjsonTcpClient } from '../../src/lib/ndjson-tcp.js';
-import { PeerError } from '../../src/lib/json-lines.js';
+import { JsonLinesProcess, ProcessError, type JsonMessage, ConnectError, JsonLinesTcpClient, PeerError } from '../../src/kit/index.js';
 import { linkOf, type PobConfig } from './config.js';
 import { INSTALL_HINT, checkPobPath, spawnEnvironment } from './pob-files.js';
 
@@ -30,7 +28,7 @@ export class PobBridge {
   private readonly config: PobConfig;
   private readonly logger: Logger;
   private process?: JsonLinesProcess;
-  private tcp?: NdjsonTcpClient;
+  private tcp?: JsonLinesTcpClient;
   private tcpQueue: Promise<unknown> = Promise.resolve();
   /** A build is loaded in the current process. */
   private loaded = false;
@@ -123,7 +121,7 @@ export class PobBridge {
 
   private viaTcp(message: JsonMessage, options: CallOptions): Promise<JsonMessage> {
     const link = linkOf(this.config) as { host: string; port: number };
-    this.tcp ??= new NdjsonTcpClient({
+    this.tcp ??= new JsonLinesTcpClient({
       host: link.host,
       port: link.port,
       connectTimeoutMs: 3_000,

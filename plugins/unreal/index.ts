@@ -3,8 +3,7 @@
 // with their own URIs. The editor is reached on first use and again after it restarts.
 import * as z from 'zod';
 import { defineBackend, type Backend, type BackendContext, type HealthReport } from '../../src/backend/index.js';
-import { UpstreamClient } from '../../src/lib/mcp-upstream.js';
-import { createMirror, type Mirror } from '../../src/lib/mcp-upstream-mirror.js';
+import { UpstreamClient, createMirror, type Mirror } from '../../src/kit/index.js';
 import { checkHealth, editorBase, listResourcesFallback, notReachable, readResourceFallback } from './editor.js';
 
 const configSchema = z.object({

@@ -1,7 +1,7 @@
 // Type-only helpers: they return their argument unchanged and exist so authors get inference
 // (a tool's handler sees its parsed arguments) without writing the generics themselves.
 import * as z from 'zod';
-import type { Backend, PromptDef, ToolDef } from './types.js';
+import type { Backend, CommandDef, PromptDef, ToolDef } from './types.js';
 
 export function defineBackend<C>(backend: Backend<C>): Backend<C> {
   return backend;
@@ -13,6 +13,10 @@ export function defineTool<C = any, S extends z.ZodType = z.ZodType>(tool: ToolD
 
 export function definePrompt<C = any, S extends z.ZodType = z.ZodType>(prompt: PromptDef<C, S>): PromptDef<C, S> {
   return prompt;
+}
+
+export function defineCommand<C = any, S extends z.ZodType = z.ZodType>(command: CommandDef<C, S>): CommandDef<C, S> {
+  return command;
 }
 
 /**

@@ -5,6 +5,7 @@ export type {
   BackendContext,
   BackendFactory,
   CallContext,
+  CommandDef,
   ContentBlock,
   HealthReport,
   JsonSchemaInput,
@@ -26,6 +27,6 @@ export type {
   ToolHandler,
   ToolResult,
 } from './types.js';
-export { configPath, defineBackend, definePrompt, defineTool } from './define.js';
+export { configPath, defineBackend, defineCommand, definePrompt, defineTool } from './define.js';
 export { NotFoundError, ToolError, UnavailableError, isToolError } from './errors.js';
 export { structured, text } from './result.js';

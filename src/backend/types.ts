@@ -163,6 +163,17 @@ export interface HealthReport {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * A command a plugin adds to the CLI (`mcphost <plugin>:<name>`, e.g. `exile:snapshot`). It runs
+ * without `start()`, with the backend's validated config; its result is printed (or given as JSON).
+ */
+export interface CommandDef<C = any, S extends z.ZodType = z.ZodType> {
+  summary: string;
+  /** zod object schema of the command's options. */
+  input: S;
+  run(args: z.output<S>, ctx: CallContext<C>): unknown | Promise<unknown>;
+}
+
 /** A list given as an array, or computed from the backend's context (config-gated or remote). */
 export type Listing<T, C> = T[] | ((ctx: BackendContext<C>) => T[] | Promise<T[]>);
 
@@ -179,6 +190,8 @@ export interface Backend<C = any> {
   resources?: Listing<ResourceDef<C>, C>;
   resourceTemplates?: Listing<ResourceTemplateDef<C>, C>;
   prompts?: Listing<PromptDef<C, any>, C>;
+  /** CLI commands of the plugin, by name (see CommandDef). */
+  commands?: Record<string, CommandDef<C, any>>;
   /** Runs before the first call (or at serve start with `eager: true`). Throw to report the backend unavailable. */
   start?(ctx: BackendContext<C>): void | Promise<void>;
   stop?(ctx: BackendContext<C>): void | Promise<void>;

@@ -2,10 +2,10 @@
 // --help` describe that tool (its generated flags) instead of the `call` command.
 import { Help } from '@oclif/core';
 import { objectShape } from '../lib/zod-introspect.js';
-import { prepareOneShot } from '../core/one-shot.js';
+import { prepareOneShot } from '../app/one-shot.js';
 import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
 import { exitCodeFor } from './host-command.js';
-import { splitArgv } from './tool-flags.js';
+import { splitArgv } from './call-argv.js';
 import { toolHelp } from './tool-help.js';
 
 export default class McphostHelp extends Help {

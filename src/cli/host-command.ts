@@ -4,7 +4,7 @@ import { Command, Flags } from '@oclif/core';
 import type { LogLevel } from '../backend/types.js';
 import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
-import { openConfig, openHost, type OpenHostOptions } from '../core/open.js';
+import { openConfig, openHost, type OpenHostOptions } from '../app/open.js';
 import { ContractError } from '../loader/contract.js';
 import { PluginLoadError } from '../loader/errors.js';
 import { installedPackages, type OclifPluginLike } from '../loader/installed.js';

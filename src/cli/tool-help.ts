@@ -1,7 +1,7 @@
 // `mcphost call <plugin> <tool> --help`: the tool's description and its generated flags.
 import type { PublishedTool } from '../registry/registry.js';
 import { columns } from './render.js';
-import { kebab, paramShapes, typeLabel } from './tool-flags.js';
+import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
 
 export function toolHelp(bin: string, plugin: string, tool: PublishedTool, settings: string[]): string {
   const params = paramShapes(tool.inputSchema);

@@ -3,9 +3,10 @@ import { text } from 'node:stream/consumers';
 import { HostCommand } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { renderResult } from '../cli/render.js';
-import { splitArgv, UsageError } from '../cli/tool-flags.js';
+import { UsageError } from '../app/tool-args.js';
+import { splitArgv } from '../cli/call-argv.js';
 import { isLogLevel } from '../lib/logger.js';
-import { runOneShot } from '../core/one-shot.js';
+import { runOneShot } from '../app/one-shot.js';
 
 export default class Call extends HostCommand {
   static override summary = 'Call one tool in-process, without a server.';

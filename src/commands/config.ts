@@ -1,7 +1,7 @@
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
-import { configReport } from '../core/inspect.js';
+import { configReport } from '../app/inspect.js';
 
 export default class Config extends HostCommand {
   static override summary = 'Print the resolved configuration and where each value came from.';

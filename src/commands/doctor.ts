@@ -1,7 +1,7 @@
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
-import { doctorReport } from '../core/inspect.js';
+import { doctorReport } from '../app/inspect.js';
 
 export default class Doctor extends HostCommand {
   static override summary = 'Check each requested backend: its config, that it loads, and its health — with the fix when not.';

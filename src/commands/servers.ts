@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { HostCommand } from '../cli/host-command.js';
 import { columns } from '../cli/render.js';
-import { serversReport } from '../upstream/report.js';
+import { serversReport } from '../app/servers-report.js';
 
 export default class Servers extends HostCommand {
   static override summary =

@@ -125,3 +125,12 @@ export function isPathSchema(schema: unknown): boolean {
   const read = (s: unknown) => (s as { meta?: () => Record<string, unknown> | undefined } | undefined)?.meta?.();
   return Boolean(read(schema)?.['mcphost/path'] || read(unwrap(schema))?.['mcphost/path']);
 }
+
+/** A zod ≥ 4 schema; a zod 3 schema registers but breaks `tools/list` for every client. */
+export function isZod4Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as z.ZodType).safeParse === 'function';
+}
+
+export function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value);
+}

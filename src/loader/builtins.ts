@@ -6,15 +6,19 @@ import { fileURLToPath } from 'node:url';
 
 export const BUILTIN_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../plugins');
 
+/** The compiled entry, or the TypeScript source when the host itself runs from source (in-process tests). */
+function entryIn(folder: string): string | undefined {
+  return ['index.js', 'index.ts'].map((f) => path.join(folder, f)).find((f) => existsSync(f));
+}
+
 export function builtinNames(root = BUILTIN_ROOT): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'index.js')))
+    .filter((d) => d.isDirectory() && entryIn(path.join(root, d.name)) !== undefined)
     .map((d) => d.name)
     .sort();
 }
 
 export function builtinEntry(name: string, root = BUILTIN_ROOT): string | undefined {
-  const entry = path.join(root, name, 'index.js');
-  return /^[a-z0-9-]+$/.test(name) && existsSync(entry) ? entry : undefined;
+  return /^[a-z0-9-]+$/.test(name) ? entryIn(path.join(root, name)) : undefined;
 }

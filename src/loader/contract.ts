@@ -1,19 +1,9 @@
 // Checks that a module's export satisfies the Backend contract, and says what is wrong when not.
 import * as z from 'zod';
 import type { Backend } from '../backend/types.js';
+import { PLUGIN_NAME, TOOL_NAME } from '../backend/names.js';
+import { isZod3Schema, isZod4Schema } from '../lib/zod-introspect.js';
 import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
-
-export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** A zod ≥ 4 schema; a zod 3 schema registers but breaks `tools/list` for every client. */
-export function isZod4Schema(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as z.ZodType).safeParse === 'function';
-}
-
-export function isZod3Schema(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value);
-}
 
 const zodSchema = (what: string) =>
   z.custom<z.ZodType>(isZod4Schema, {
@@ -56,6 +46,8 @@ const promptShape = z.looseObject({
   get: fn,
 });
 
+const commandShape = z.looseObject({ summary: z.string(), input: zodSchema('input'), run: fn });
+
 export const backendShape = z.looseObject({
   name: z.string().regex(PLUGIN_NAME, 'expected letters, digits, _ . - (at most 64)'),
   version: z.string().min(1),
@@ -66,6 +58,7 @@ export const backendShape = z.looseObject({
   resources: listing(resourceShape).optional(),
   resourceTemplates: listing(templateShape).optional(),
   prompts: listing(promptShape).optional(),
+  commands: z.record(z.string().regex(PLUGIN_NAME, 'expected letters, digits, _ . - (at most 64)'), commandShape).optional(),
   start: fn.optional(),
   stop: fn.optional(),
   health: fn.optional(),

@@ -1,6 +1,6 @@
 // Public names on the wire: a tool keeps its name when it already carries the plugin
 // (`godot_search`), otherwise it becomes `<plugin>_<tool>` (`imhex_read_bytes`).
-import { TOOL_NAME } from '../loader/contract.js';
+import { TOOL_NAME } from '../backend/names.js';
 import { RegistryError } from './errors.js';
 
 export function publicName(plugin: string, local: string): string {

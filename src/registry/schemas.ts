@@ -1,8 +1,7 @@
 // JSON Schemas published in `tools/list` and the argument check that runs before every handler.
 import * as z from 'zod';
 import type { JsonSchemaInput, ToolDef } from '../backend/types.js';
-import { isZod4Schema } from '../loader/contract.js';
-import { unknownKeys } from '../lib/zod-introspect.js';
+import { isZod4Schema, unknownKeys } from '../lib/zod-introspect.js';
 import { formatIssueLines, issueLines, type IssueLine } from '../lib/zod-issues.js';
 
 export type JsonSchema = Record<string, unknown>;

@@ -6,7 +6,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { LineBuffer } from '../lib/json-lines.js';
+import { LineBuffer } from '../kit/json-lines/peer.js';
 
 const MAX_LINE = 16 * 1024 * 1024;
 

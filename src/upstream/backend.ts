@@ -2,8 +2,8 @@
 // published as `<name>_<tool>`, its prompts likewise, its resources and templates as they are.
 import type { Backend, BackendContext, HealthReport } from '../backend/types.js';
 import type { UpstreamServerConfig } from '../config/schema.js';
-import { UpstreamClient, type UpstreamTarget } from '../lib/mcp-upstream.js';
-import { createMirror, type Mirror } from '../lib/mcp-upstream-mirror.js';
+import { UpstreamClient, type UpstreamTarget } from './client.js';
+import { createMirror, type Mirror } from './mirror.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openHost } from '../../src/core/open.js';
+import { openHost } from '../../src/app/open.js';
 import { PluginLoadError } from '../../src/loader/errors.js';
 import { FIXTURES, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openHost } from '../../src/core/open.js';
+import { openHost } from '../../src/app/open.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { KITCHEN, FIXTURES } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';

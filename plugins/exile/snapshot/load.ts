@@ -3,7 +3,7 @@
 // objects become the same JS object) and shares equal enum values. Errors name the path:
 // `roots.Entities.$values[17].Position: ...`.
 import { readFile } from 'node:fs/promises';
-import { issueLines } from '../../../src/lib/zod-issues.js';
+import { issueLines } from '../../../src/kit/index.js';
 import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from './format.js';
 import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from './model.js';
 import { Snapshot } from './snapshot.js';

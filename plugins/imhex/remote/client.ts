@@ -4,8 +4,7 @@
 // not a well-formed answer drops the connection (the stream can no longer be trusted).
 import type * as z from 'zod';
 import { ToolError, UnavailableError, type Logger } from '../../../src/backend/index.js';
-import { PeerError } from '../../../src/lib/json-lines.js';
-import { ConnectError, NdjsonTcpClient } from '../../../src/lib/ndjson-tcp.js';
+import { PeerError, ConnectError, JsonLinesTcpClient } from '../../../src/kit/index.js';
 
 export interface ImHexClientOptions {
   host: string;
@@ -30,14 +29,14 @@ export const BAD_RESPONSE = 'BAD_RESPONSE';
 export class ImHexClient {
   readonly where: string;
   private readonly o: ImHexClientOptions;
-  private readonly tcp: NdjsonTcpClient;
+  private readonly tcp: JsonLinesTcpClient;
   private queue: Promise<unknown> = Promise.resolve();
   private busy = false;
 
   constructor(options: ImHexClientOptions) {
     this.o = options;
     this.where = `${options.host}:${options.port}`;
-    this.tcp = new NdjsonTcpClient({
+    this.tcp = new JsonLinesTcpClient({
       host: options.host,
       port: options.port,
       connectTimeoutMs: options.connectTimeoutMs,

@@ -1,6 +1,6 @@
 import { HostCommand } from '../../cli/host-command.js';
 import { columns, firstLine } from '../../cli/render.js';
-import { listBackends } from '../../core/inspect.js';
+import { listBackends } from '../../app/inspect.js';
 import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
 
 export default class Plugins extends HostCommand {

@@ -1,11 +1,11 @@
 // What `mcphost servers` reports: every `servers` entry of .mcprc, connected once to see its state
 // (connected, or down with the last error), its tool count and the process or URL behind it.
-import type { OpenOptions } from '../core/open.js';
-import { openConfig } from '../core/open.js';
+import type { OpenOptions } from './open.js';
+import { openConfig } from './open.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
-import type { UpstreamStatus } from '../lib/mcp-upstream.js';
-import { createUpstreamBackend, upstreamTarget } from './backend.js';
+import type { UpstreamStatus } from '../upstream/client.js';
+import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
 
 export interface ServerReport {
   name: string;

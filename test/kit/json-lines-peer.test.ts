@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonLinesPeer, LineBuffer, PeerError } from '../../src/lib/json-lines.js';
+import { JsonLinesPeer, LineBuffer, PeerError } from '../../src/kit/json-lines/peer.js';
 
 function peerWithLog(maxLineLength?: number) {
   const written: string[] = [];

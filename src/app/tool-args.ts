@@ -1,6 +1,6 @@
-// `mcphost call <plugin> <tool> --param value …`: flags generated at run time from the tool's JSON
-// Schema. Values are coerced per the schema (a string stays a string even when it looks numeric),
-// arrays repeat the flag, objects are JSON, and unknown flags are refused with the valid ones.
+// A tool's arguments from command-line flags, generated at run time from the tool's JSON Schema.
+// Values are coerced per the schema (a string stays a string even when it looks numeric), arrays
+// repeat the flag, objects are JSON, and unknown flags are refused with the valid ones.
 import type { JsonSchema } from '../registry/schemas.js';
 
 export class UsageError extends Error {
@@ -10,59 +10,11 @@ export class UsageError extends Error {
   }
 }
 
-/** Flags the host itself reads in `call`; a tool parameter of the same name goes after `--`. */
-export const HOST_CALL_FLAGS = new Set(['json', 'args', 'config', 'log-level', 'timeout', 'help']);
-
 export interface RawFlag {
   name: string;
   value?: string;
   /** The text as typed, for messages. */
   text: string;
-}
-
-export interface SplitArgv {
-  positionals: string[];
-  host: Map<string, string | true>;
-  flags: RawFlag[];
-}
-
-/** Separates positionals, the host's own flags, and the rest (tool parameters, plugin settings). */
-export function splitArgv(argv: string[]): SplitArgv {
-  const out: SplitArgv = { positionals: [], host: new Map(), flags: [] };
-  let afterDashes = false;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i];
-    if (token === '--' && !afterDashes) {
-      afterDashes = true;
-      continue;
-    }
-    if (!token.startsWith('--') || token === '--') {
-      if (!afterDashes && token === '-c' && i + 1 < argv.length) {
-        out.host.set('config', argv[++i]);
-        continue;
-      }
-      if (out.flags.length > 0 && out.flags[out.flags.length - 1].value === undefined) {
-        out.flags[out.flags.length - 1].value = token;
-        continue;
-      }
-      out.positionals.push(token);
-      continue;
-    }
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq === -1 ? undefined : eq);
-    const inline = eq === -1 ? undefined : token.slice(eq + 1);
-    if (!afterDashes && HOST_CALL_FLAGS.has(name)) {
-      if (name === 'json' || name === 'help') out.host.set(name, true);
-      else {
-        const value = inline ?? argv[++i];
-        if (value === undefined) throw new UsageError(`--${name} needs a value`);
-        out.host.set(name, value);
-      }
-      continue;
-    }
-    out.flags.push({ name, value: inline, text: token });
-  }
-  return out;
 }
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | 'any';

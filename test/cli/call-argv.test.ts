@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseToolFlags, splitArgv, UsageError } from '../../src/cli/tool-flags.js';
+import { parseToolFlags, UsageError } from '../../src/app/tool-args.js';
+import { splitArgv } from '../../src/cli/call-argv.js';
 
 const schema = z.toJSONSchema(
   z.object({

@@ -1,7 +1,7 @@
 // A client for a newline-delimited JSON server over TCP: one connection reused, requests
 // correlated by id, connect and request timeouts, and a fresh connection after a drop.
 import { Socket } from 'node:net';
-import { JsonLinesPeer, PeerError, type RequestOptions } from './json-lines.js';
+import { JsonLinesPeer, PeerError, type RequestOptions } from './peer.js';
 
 export class ConnectError extends Error {
   readonly host: string;
@@ -14,7 +14,7 @@ export class ConnectError extends Error {
   }
 }
 
-export interface NdjsonTcpOptions {
+export interface JsonLinesTcpOptions {
   host: string;
   port: number;
   connectTimeoutMs?: number;
@@ -24,14 +24,14 @@ export interface NdjsonTcpOptions {
   onStray?(line: string, reason: string): void;
 }
 
-export class NdjsonTcpClient {
-  private readonly options: NdjsonTcpOptions;
+export class JsonLinesTcpClient {
+  private readonly options: JsonLinesTcpOptions;
   private socket?: Socket;
   private peer?: JsonLinesPeer;
   private connecting?: Promise<JsonLinesPeer>;
   private nextId = 1;
 
-  constructor(options: NdjsonTcpOptions) {
+  constructor(options: JsonLinesTcpOptions) {
     this.options = options;
   }
 

@@ -15,10 +15,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import { ToolError, UnavailableError } from '../backend/errors.js';
-import { ChildProcessTransport } from './mcp-upstream-stdio.js';
-import { describeError, notProcessed } from './mcp-upstream-errors.js';
+import { ChildProcessTransport } from './stdio-child.js';
+import { describeError, notProcessed } from './errors.js';
 import type { ListKind } from '../backend/types.js';
-import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp-upstream-types.js';
+import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
 export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };

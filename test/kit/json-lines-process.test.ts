@@ -1,7 +1,7 @@
 // JsonLinesProcess against a real child (a small Node script written here): banner, queue,
 // timeouts, crashes, planned restarts with state carried over, memory limit, stop and close.
 import { describe, expect, it, afterEach } from 'vitest';
-import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/lib/json-lines-process.js';
+import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/kit/json-lines/process.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CHILD = String.raw`

@@ -5,15 +5,17 @@ import { objectShape } from '../lib/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
-import { kebab, parseToolFlags, UsageError, type RawFlag } from '../cli/tool-flags.js';
+import { kebab, parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
   plugin: string;
   tool: string;
-  flags: RawFlag[];
+  flags?: RawFlag[];
   /** `--args` JSON (already read from stdin when it was `-`). */
   argsJson?: string;
+  /** Arguments given as a value (in-process callers); flags and `argsJson` are merged over them. */
+  args?: Record<string, unknown>;
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
@@ -35,7 +37,7 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
   const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
   const settings: Override[] = [];
   const remaining: RawFlag[] = [];
-  for (const flag of request.flags) {
+  for (const flag of request.flags ?? []) {
     const key = settingKeys.find((k) => k === flag.name || kebab(k) === flag.name);
     if (key && flag.value !== undefined)
       settings.push({ path: `plugins.${request.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
@@ -54,20 +56,20 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
 }
 
 export function argsFrom(
-  request: Pick<OneShotRequest, 'argsJson' | 'plugin' | 'tool'>,
+  request: Pick<OneShotRequest, 'argsJson' | 'args' | 'plugin' | 'tool'>,
   prepared: OneShotPrepared,
 ): Record<string, unknown> {
-  let base: Record<string, unknown> = {};
+  let fromJson: unknown = {};
   if (request.argsJson !== undefined) {
     try {
-      base = JSON.parse(request.argsJson);
+      fromJson = JSON.parse(request.argsJson);
     } catch (error) {
       throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
     }
-    if (base === null || typeof base !== 'object' || Array.isArray(base)) throw new UsageError('--args must be a JSON object');
+    if (fromJson === null || typeof fromJson !== 'object' || Array.isArray(fromJson)) throw new UsageError('--args must be a JSON object');
   }
   const { args } = parseToolFlags(prepared.remaining, prepared.tool.inputSchema, `${request.plugin} ${request.tool}`);
-  return { ...base, ...args };
+  return { ...request.args, ...(fromJson as Record<string, unknown>), ...args };
 }
 
 export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> {

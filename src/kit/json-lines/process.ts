@@ -6,8 +6,8 @@
 // requests after N counted requests or above a memory limit, optionally carrying state across.
 import { readFile } from 'node:fs/promises';
 import { execa, type ResultPromise } from 'execa';
-import type { Logger } from '../backend/types.js';
-import { JsonLinesPeer, LineBuffer, PeerError } from './json-lines.js';
+import type { Logger } from '../../backend/types.js';
+import { JsonLinesPeer, LineBuffer, PeerError, type RequestOptions } from './peer.js';
 
 export type ProcessErrorCode = 'SPAWN' | 'EXITED' | 'START_TIMEOUT' | 'NOT_READY' | 'TIMEOUT' | 'ABORTED' | 'CLOSED';
 
@@ -70,11 +70,6 @@ export interface JsonLinesProcessOptions {
   /** After stdin is closed, how long the child may take to exit before SIGTERM, then SIGKILL (default 2 s each). */
   stopGraceMs?: number;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
-}
-
-export interface RequestOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
 }
 
 export interface ProcessStats {

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectError, NdjsonTcpClient } from '../../src/lib/ndjson-tcp.js';
-import { PeerError } from '../../src/lib/json-lines.js';
+import { ConnectError, JsonLinesTcpClient } from '../../src/kit/json-lines/tcp.js';
+import { PeerError } from '../../src/kit/json-lines/peer.js';
 
 interface Echo {
   server: Server;
@@ -41,7 +41,7 @@ async function echoServer(): Promise<Echo> {
   return echo;
 }
 
-describe('NdjsonTcpClient', () => {
+describe('JsonLinesTcpClient', () => {
   it('reuses one connection and correlates concurrent answers by id', async () => {
     const echo = await echoServer();
     const delayed: Array<() => void> = [];
@@ -50,7 +50,7 @@ describe('NdjsonTcpClient', () => {
       if (delayed.length === 3) delayed.reverse().forEach((f) => f());
       return undefined;
     };
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port: echo.port });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port: echo.port });
     const answers = await Promise.all([1, 2, 3].map((n) => client.request({ method: 'echo', params: n })));
     expect(answers.map((a) => a.result)).toEqual([1, 2, 3]);
     expect(echo.connections).toBe(1);
@@ -61,7 +61,7 @@ describe('NdjsonTcpClient', () => {
     const echo = await echoServer();
     const port = echo.port;
     await new Promise((r) => echo.server.close(r));
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port });
     const error = await client.request({ method: 'x' }).catch((e) => e);
     expect(error).toBeInstanceOf(ConnectError);
     expect(error.message).toContain(`127.0.0.1:${port}`);
@@ -69,7 +69,7 @@ describe('NdjsonTcpClient', () => {
 
   it('reconnects after the server drops the connection', async () => {
     const echo = await echoServer();
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port: echo.port });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port: echo.port });
     expect((await client.request({ params: 'a' })).result).toBe('a');
     echo.answer = (_msg, socket) => void socket.destroy();
     await expect(client.request({ params: 'b' })).rejects.toMatchObject({ code: 'CLOSED' });
@@ -82,7 +82,7 @@ describe('NdjsonTcpClient', () => {
   it('drops the connection after a request timeout so a late answer cannot be mistaken', async () => {
     const echo = await echoServer();
     echo.answer = () => undefined;
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port: echo.port, requestTimeoutMs: 50 });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port: echo.port, requestTimeoutMs: 50 });
     await expect(client.request({ params: 1 })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(client.connected).toBe(false);
     echo.answer = (msg) => `${JSON.stringify({ id: msg.id, result: msg.params })}\n`;
@@ -94,7 +94,7 @@ describe('NdjsonTcpClient', () => {
   it('close(error) fails the pending request with that error, and the next request reconnects', async () => {
     const echo = await echoServer();
     echo.answer = () => undefined;
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port: echo.port });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port: echo.port });
     const pending = client.request({ params: 1 });
     await new Promise((r) => setTimeout(r, 20));
     const reason = new PeerError('BAD_MESSAGE', 'garbage from server');
@@ -108,7 +108,7 @@ describe('NdjsonTcpClient', () => {
   it('drops a connection whose answer line is too long, then recovers', async () => {
     const echo = await echoServer();
     echo.answer = (msg) => `${JSON.stringify({ id: msg.id, result: 'x'.repeat(1000) })}`; // no newline: keeps growing
-    const client = new NdjsonTcpClient({ host: '127.0.0.1', port: echo.port, maxLineLength: 100 });
+    const client = new JsonLinesTcpClient({ host: '127.0.0.1', port: echo.port, maxLineLength: 100 });
     await expect(client.request({})).rejects.toMatchObject({ code: 'TOO_LARGE' });
     echo.answer = (msg) => `${JSON.stringify({ id: msg.id, result: 'short' })}\n`;
     expect((await client.request({})).result).toBe('short');

@@ -1,8 +1,8 @@
 // Why an upstream server could not be reached, in one line that names the command or URL; and
 // which failures mean a request never reached a server that processed it.
 import { SdkError, SdkHttpError } from '@modelcontextprotocol/client';
-import type { UpstreamTarget } from './mcp-upstream-types.js';
-import { SpawnError } from './mcp-upstream-stdio.js';
+import type { UpstreamTarget } from './types.js';
+import { SpawnError } from './stdio-child.js';
 
 /** A request that never reached a server that processed it, so resending it is safe. */
 export function notProcessed(error: unknown): boolean {

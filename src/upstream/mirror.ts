@@ -14,11 +14,11 @@ import type {
   ResourceTemplateDef,
   ToolDef,
 } from '../backend/types.js';
-import type { UpstreamClient } from './mcp-upstream.js';
+import type { UpstreamClient } from './client.js';
+import { TOOL_NAME } from '../backend/names.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export interface MirrorOptions {
   /** The backend name: the prefix of the published tool names. */

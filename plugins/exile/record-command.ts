@@ -1,0 +1,50 @@
+// `mcphost exile:snapshot`: records the live HUD into a snapshot file. The CLI command in
+// src/commands/exile/snapshot.ts parses flags and reaches this through the loaded backend.
+import * as z from 'zod';
+import { defineCommand, type CommandDef } from '../../src/backend/index.js';
+import { createRemoteProvider } from './remote.js';
+
+const recordInput = z.object({
+  out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),
+  roots: z.array(z.string().min(1)).optional().describe('roots to record (default: all but Files and Memory)'),
+  depth: z.number().int().min(1).max(32).default(8).describe('object levels recorded below each root'),
+  items: z.number().int().min(1).max(10_000).default(10_000).describe('items recorded per collection'),
+  types: z.array(z.string().min(1)).optional().describe('globs of extra types whose metadata to record ("*" for all)'),
+  url: z.string().min(1).optional().describe("the HUD's MCP endpoint (default: plugins.exile.url)"),
+});
+
+export interface RecordSummary {
+  out: string;
+  url: string;
+  roots: string[];
+  types: number;
+  bytes: number;
+}
+
+export function recordCommand(): CommandDef<{ url: string }, typeof recordInput> {
+  return defineCommand<{ url: string }, typeof recordInput>({
+    summary: 'Record the live ExileApi HUD into a snapshot file the exile tools can serve offline.',
+    input: recordInput,
+    async run(args, ctx): Promise<RecordSummary> {
+      const url = args.url ?? ctx.config.url;
+      const remote = createRemoteProvider({ url, logger: ctx.logger });
+      const { recordSnapshot, saveSnapshot } = await import('./snapshot/index.js');
+      try {
+        const doc = await recordSnapshot(remote, {
+          roots: args.roots,
+          depth: args.depth,
+          items: args.items,
+          types: args.types,
+          signal: ctx.signal,
+          logger: ctx.logger,
+          source: { url },
+          progress: ctx.progress,
+        });
+        const bytes = await saveSnapshot(args.out, doc);
+        return { out: args.out, url, roots: Object.keys(doc.roots), types: Object.keys(doc.types).length, bytes };
+      } finally {
+        await remote.close();
+      }
+    },
+  });
+}

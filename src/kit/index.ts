@@ -1,0 +1,16 @@
+// The plugin toolkit (`import { … } from 'mcphost/kit'`): what a backend may use besides the contract,
+// the same for built-in and third-party plugins. One explicit list: adding a name is a public-API
+// decision, pinned by test/kit/exports.test.ts.
+export { JsonLinesPeer, LineBuffer, PeerError } from './json-lines/peer.js';
+export type { JsonLinesPeerOptions, RequestOptions } from './json-lines/peer.js';
+export { JsonLinesProcess, ProcessError, residentBytes } from './json-lines/process.js';
+export type { JsonLinesProcessOptions, JsonMessage, ProcessErrorCode, ProcessStats, Requester } from './json-lines/process.js';
+export { ConnectError, JsonLinesTcpClient } from './json-lines/tcp.js';
+export type { JsonLinesTcpOptions } from './json-lines/tcp.js';
+export { UpstreamClient, describeError } from '../upstream/client.js';
+export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from '../upstream/client.js';
+export { createMirror, globMatcher, templateVariables } from '../upstream/mirror.js';
+export type { Mirror, MirrorOptions } from '../upstream/mirror.js';
+export { silentLogger } from '../lib/logger.js';
+export { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+export type { IssueLine } from '../lib/zod-issues.js';

@@ -1,0 +1,120 @@
+// The two public entry points, `mcphost` and `mcphost/kit`, pinned name by name (values and types):
+// adding or removing an export is a public-API decision made here and in the README together.
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { REPO as ROOT } from '../helpers/paths.js';
+
+function exportedNames(entry: string): string[] {
+  const file = path.join(ROOT, entry);
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file)!;
+  return checker
+    .getExportsOfModule(checker.getSymbolAtLocation(source)!)
+    .map((s) => s.name)
+    .sort();
+}
+
+describe('public entry points', () => {
+  it('mcphost (src/backend/index.ts) exports exactly the contract', async () => {
+    const runtime = Object.keys(await import('../../src/backend/index.js')).sort();
+    expect(runtime).toEqual([
+      'NotFoundError',
+      'ToolError',
+      'UnavailableError',
+      'configPath',
+      'defineBackend',
+      'defineCommand',
+      'definePrompt',
+      'defineTool',
+      'isToolError',
+      'structured',
+      'text',
+    ]);
+    expect(exportedNames('src/backend/index.ts')).toEqual(
+      [
+        ...runtime,
+        'Backend',
+        'BackendContext',
+        'BackendFactory',
+        'CallContext',
+        'CommandDef',
+        'ContentBlock',
+        'HealthReport',
+        'JsonSchemaInput',
+        'ListKind',
+        'Listing',
+        'LogLevel',
+        'Logger',
+        'ProgressUpdate',
+        'PromptDef',
+        'PromptMessage',
+        'PromptResult',
+        'ReadResult',
+        'ResourceContents',
+        'ResourceDef',
+        'ResourceListing',
+        'ResourceTemplateDef',
+        'ToolAnnotations',
+        'ToolDef',
+        'ToolHandler',
+        'ToolResult',
+      ].sort(),
+    );
+  });
+
+  it('mcphost/kit (src/kit/index.ts) exports exactly the plugin toolkit', async () => {
+    const runtime = Object.keys(await import('../../src/kit/index.js')).sort();
+    expect(runtime).toEqual(
+      [
+        'ConnectError',
+        'JsonLinesPeer',
+        'JsonLinesProcess',
+        'JsonLinesTcpClient',
+        'LineBuffer',
+        'PeerError',
+        'ProcessError',
+        'UpstreamClient',
+        'createMirror',
+        'describeError',
+        'formatIssueLines',
+        'globMatcher',
+        'issueLines',
+        'residentBytes',
+        'silentLogger',
+        'templateVariables',
+      ].sort(),
+    );
+    expect(exportedNames('src/kit/index.ts')).toEqual(
+      [
+        ...runtime,
+        'IssueLine',
+        'JsonLinesPeerOptions',
+        'JsonLinesProcessOptions',
+        'JsonLinesTcpOptions',
+        'JsonMessage',
+        'Mirror',
+        'MirrorOptions',
+        'ProcessErrorCode',
+        'ProcessStats',
+        'RequestOptions',
+        'Requester',
+        'UpstreamOptions',
+        'UpstreamState',
+        'UpstreamStatus',
+        'UpstreamTarget',
+      ].sort(),
+    );
+  });
+
+  it('package.json maps both entry points to the compiled files', async () => {
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { exports: Record<string, unknown> };
+    expect(pkg.exports['.']).toEqual({ types: './dist/src/backend/index.d.ts', default: './dist/src/backend/index.js' });
+    expect(pkg.exports['./kit']).toEqual({ types: './dist/src/kit/index.d.ts', default: './dist/src/kit/index.js' });
+  });
+});
