@@ -29,6 +29,11 @@ export interface BackendContext<C = unknown> {
    * directory when there is no config file. (`configPath()` values arrive already absolute.)
    */
   configDir: string;
+  /**
+   * This backend's own cache folder (`$XDG_CACHE_HOME/mcphost/<plugin>` by default; `cacheDir` in
+   * .mcprc moves the root). It may not exist yet: create it when writing.
+   */
+  cacheDir: string;
   /** Writes to stderr: stdout belongs to the protocol. */
   logger: Logger;
   /** Aborted when the host shuts down. */

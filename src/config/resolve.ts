@@ -4,6 +4,7 @@ import path from 'node:path';
 import type * as z from 'zod';
 import { issueLines, type IssueLine } from '../lib/zod-issues.js';
 import { coerceString, isPathSchema, objectShape, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
+import { userCacheDir } from './cache-dir.js';
 import { ConfigError } from './errors.js';
 import type { FoundConfig } from './find.js';
 import { interpolate } from './interpolate.js';
@@ -31,6 +32,8 @@ export interface ResolvedConfig {
   file?: string;
   /** Where relative paths in the file are resolved from: the file's folder, else the working directory. */
   baseDir: string;
+  /** Absolute: `cacheDir` from the config, else the user's cache directory (`$XDG_CACHE_HOME/mcphost`). */
+  cacheDir: string;
   cwd: string;
   config: HostConfig;
   sources: Sources;
@@ -85,10 +88,11 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   for (const [name, server] of Object.entries(config.servers)) {
     if ('cwd' in server && server.cwd) server.cwd = resolveFrom(sources, `servers.${name}.cwd`, server.cwd, baseDir, cwd);
   }
+  const cacheDir = config.cacheDir ? resolveFrom(sources, 'cacheDir', config.cacheDir, baseDir, cwd) : userCacheDir(env);
   fillDefaultSources(sources, config);
 
   const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, fileSource);
-  return { file: found.file, baseDir, cwd, config, sources, plugins, pluginsSource, env, overrides };
+  return { file: found.file, baseDir, cacheDir, cwd, config, sources, plugins, pluginsSource, env, overrides };
 }
 
 function pickPlugins(flag: string[] | undefined, env: NodeJS.ProcessEnv, config: HostConfig, fileSource: Source) {

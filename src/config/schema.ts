@@ -62,6 +62,13 @@ export const hostConfigSchema = z.strictObject({
       shutdownMs: positiveMs.default(2_000),
     })
     .prefault({}),
+  cacheDir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "caches (the godot index, an upstream's last tool list): one folder per plugin below it (default: the user's cache directory)",
+    ),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
 });
 
@@ -76,4 +83,5 @@ export const HOST_ENV: Record<string, string> = {
   'http.token': 'MCPHOST_TOKEN',
   'timeouts.toolMs': 'MCPHOST_TIMEOUT_MS',
   'log.level': 'MCPHOST_LOG_LEVEL',
+  cacheDir: 'MCPHOST_CACHE_DIR',
 };

@@ -1,6 +1,7 @@
 // Turns a plugin name into a loaded backend: a `servers` entry, else a built-in plugin, else an
 // installed npm plugin, else `plugins.<name>.module` from the config. Only the requested modules
 // are imported.
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Backend, Logger } from '../backend/types.js';
 import { resolvePluginConfig, type ResolvedConfig } from '../config/resolve.js';
@@ -23,6 +24,8 @@ export interface LoadedBackend {
   section: PluginSection;
   /** Where relative paths are resolved from (the config file's folder, else the working directory). */
   configDir?: string;
+  /** This backend's cache folder (`<cacheDir>/<name>`); not created until the backend writes there. */
+  cacheDir?: string;
   origin: { kind: OriginKind; location: string };
 }
 
@@ -77,7 +80,8 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
 /** Validates the backend's config section (file < environment < flag overrides). */
 export function configureBackend(imported: ImportedBackend, resolved: ResolvedConfig): LoadedBackend {
   const { name, backend, section, origin } = imported;
-  if (imported.server) return { name, backend, config: imported.server, section, origin, configDir: resolved.baseDir };
+  const dirs = { configDir: resolved.baseDir, cacheDir: path.join(resolved.cacheDir, name) };
+  if (imported.server) return { name, backend, config: imported.server, section, origin, ...dirs };
   let config: unknown;
   try {
     config = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env });
@@ -85,7 +89,7 @@ export function configureBackend(imported: ImportedBackend, resolved: ResolvedCo
     if (error instanceof ConfigError) throw error;
     throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });
   }
-  return { name, backend, config, section, origin, configDir: resolved.baseDir };
+  return { name, backend, config, section, origin, ...dirs };
 }
 
 export async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {

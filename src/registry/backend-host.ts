@@ -3,6 +3,8 @@
 import type { Backend, BackendContext, CallContext, HealthReport, ListKind, Logger, ProgressUpdate } from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
+import { userCacheDir } from '../config/cache-dir.js';
+import path from 'node:path';
 import { TimeoutError } from './errors.js';
 
 export type BackendState = 'idle' | 'starting' | 'running' | 'failed' | 'stopped';
@@ -36,6 +38,7 @@ export class BackendHost {
     this.context = {
       config: loaded.config,
       configDir: loaded.configDir ?? process.cwd(),
+      cacheDir: loaded.cacheDir ?? path.join(userCacheDir(process.env), loaded.name),
       logger: options.logger.child(this.name),
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),

@@ -24,9 +24,17 @@ export function toToolResult(value: unknown): ToolResult {
   return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
 }
 
+/**
+ * `_meta` key of an error result's `{ code, message, data }`. Errors never carry structuredContent:
+ * a tool that declares an outputSchema would then break it, and SDK clients (the Inspector,
+ * mcporter) reject such a result instead of showing its message.
+ */
+export const ERROR_META_KEY = 'mcphost/error';
+
 /** What `call` reports for an error result a handler returned itself (an upstream's `isError`). */
 export function resultError(result: ToolResult): NonNullable<CallOutcome['error']> {
-  const error = (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error;
+  const error = (result._meta?.[ERROR_META_KEY] ?? (result.structuredContent as { error?: unknown } | undefined)?.error) as
+    { code?: unknown } | undefined;
   const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : 'TOOL_ERROR';
   const message =
     result.content
@@ -40,7 +48,7 @@ export function errorOutcome(kind: ErrorKind, code: string | number, message: st
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = data;
   return {
-    result: { isError: true, content: [{ type: 'text', text: message }], structuredContent: { error } },
+    result: { isError: true, content: [{ type: 'text', text: message }], _meta: { [ERROR_META_KEY]: error } },
     error: { kind, code, message },
   };
 }

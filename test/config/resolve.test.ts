@@ -27,6 +27,17 @@ describe('host config', () => {
     expect(describeSource(r.sources.get('http.port')!)).toBe('default');
   });
 
+  it("puts caches in the user's cache directory, or where cacheDir / MCPHOST_CACHE_DIR say", () => {
+    expect(resolveConfig({ found: { raw: {} }, env: { HOME: '/home/u' }, cwd: '/w' }).cacheDir).toBe(
+      process.platform === 'linux' ? '/home/u/.cache/mcphost' : expect.any(String),
+    );
+    expect(resolveConfig({ found: { raw: {} }, env: { HOME: '/home/u', XDG_CACHE_HOME: '/xdg' }, cwd: '/w' }).cacheDir).toBe(
+      process.platform === 'linux' ? '/xdg/mcphost' : expect.any(String),
+    );
+    expect(resolveConfig({ found: found({ cacheDir: 'cache' }), env: {}, cwd: '/w' }).cacheDir).toBe('/projects/game/cache');
+    expect(resolveConfig({ found: found({}), env: { MCPHOST_CACHE_DIR: 'c' }, cwd: '/w' }).cacheDir).toBe('/w/c');
+  });
+
   it('applies flags over environment over file over defaults, remembering the source', () => {
     const raw = { http: { port: 7100, host: '127.0.0.2' }, log: { level: 'debug' } };
     const env = { MCPHOST_PORT: '7200', MCPHOST_HOST: '127.0.0.3' };
@@ -63,7 +74,9 @@ describe('host config', () => {
     const e = error(() => resolveConfig({ found: found({ htpp: {}, http: { prot: 1 } }), env: {}, cwd: '/w' }));
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
-    expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(/unknown key \(known keys: plugins, servers, http, timeouts, log\)/);
+    expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
+      /unknown key \(known keys: plugins, servers, http, timeouts, cacheDir, log\)/,
+    );
   });
 
   it('marks a bad environment value with the variable it came from', () => {

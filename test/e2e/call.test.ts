@@ -103,7 +103,7 @@ describe('mcphost call', () => {
   it('still prints the raw error result with --json, with the same exit code', async () => {
     const r = await call(['kitchen', 'coded', '--name', 'pie', '--json']);
     expect(r.exitCode).toBe(5);
-    expect(JSON.parse(r.stdout).structuredContent.error).toEqual({
+    expect(JSON.parse(r.stdout)._meta['mcphost/error']).toEqual({
       code: 'NOT_FOUND',
       message: 'no such dish: pie',
       data: { suggestions: ['soup', 'salad'] },

@@ -74,9 +74,10 @@ describe('registry', () => {
   it('keeps a handler error code and data in the structured error', async () => {
     const { registry } = await kitchen();
     const outcome = await registry.callTool('kitchen_coded', { name: 'pie' });
-    expect(outcome.result.structuredContent).toEqual({
-      error: { code: 'NOT_FOUND', message: 'no such dish: pie', data: { suggestions: ['soup', 'salad'] } },
+    expect(outcome.result._meta).toEqual({
+      'mcphost/error': { code: 'NOT_FOUND', message: 'no such dish: pie', data: { suggestions: ['soup', 'salad'] } },
     });
+    expect(outcome.result.structuredContent).toBeUndefined();
   });
 
   it('aborts a handler that runs past its timeout and answers with a timeout error', async () => {

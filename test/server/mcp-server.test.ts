@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { defineBackend, type ToolDef } from '../../src/backend/index.js';
+import { defineBackend, ToolError, type ToolDef } from '../../src/backend/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
@@ -100,6 +100,43 @@ describe('MCP server over the registry', () => {
     await registry.callTool('grow_add_tool', { name: 'y' });
     const names = (await registry.tools()).map((x) => `${x.plugin}:${x.publicName}`);
     expect(names.filter((x) => x.endsWith('grow_x_y'))).toEqual(['grow_x:grow_x_y']);
+    await registry.close();
+  });
+});
+
+describe('error results and output schemas', () => {
+  it('reaches an SDK client that validates output schemas with the handler’s own message and code', async () => {
+    const backend = defineBackend({
+      name: 'shaped',
+      version: '1.0.0',
+      description: 'a tool with an output schema that fails',
+      tools: [
+        {
+          name: 'read',
+          description: 'reads, or refuses',
+          input: z.object({ ok: z.boolean() }),
+          output: z.object({ bytes: z.string() }),
+          handler: ({ ok }) => {
+            if (!ok) throw new ToolError('Provider is not writable: set plugins.shaped.writable: true', { code: -32003 });
+            return { bytes: 'ab' };
+          },
+        },
+      ],
+    });
+    const registry = await Registry.create(
+      [{ name: 'shaped', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
+      { logger: silentLogger, timeouts },
+    );
+    const { client } = await connect(registry);
+    await client.listTools(); // the client now knows the output schema and validates against it
+    expect(await client.callTool({ name: 'shaped_read', arguments: { ok: true } })).toMatchObject({ structuredContent: { bytes: 'ab' } });
+    const failed = await client.callTool({ name: 'shaped_read', arguments: { ok: false } });
+    expect(failed).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Provider is not writable: set plugins.shaped.writable: true' }],
+      _meta: { 'mcphost/error': { code: -32003 } },
+    });
+    expect(failed.structuredContent).toBeUndefined();
     await registry.close();
   });
 });

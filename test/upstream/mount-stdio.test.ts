@@ -121,7 +121,7 @@ describe('a stdio server mounted from .mcprc', () => {
     const crashed = await session.client.callTool({ name: 'fx_crash', arguments: { code: 3 } });
     expect(crashed.isError).toBe(true);
     expect(textOf(crashed)).toMatch(/^upstream fx unavailable: `.*server\.mjs` exited with code 3: fixture: crashing on request/);
-    expect(crashed.structuredContent).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+    expect(crashed._meta?.['mcphost/error']).toMatchObject({ code: 'UNAVAILABLE' });
     // Other upstreams are unaffected.
     expect(textOf(await session.client.callTool({ name: 'fxa_echo', arguments: { text: 'still here' } }))).toBe('echo: still here');
     // Within the first backoff second the next call is refused with the reason; then the child is started again.

@@ -47,9 +47,9 @@ describe('snapshot tools served by mcphost', () => {
       const bad = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.GetComponent<Life>().CurHP)' } });
       expect(bad.isError).toBe(true);
       expect((bad.content as Array<{ text: string }>)[0].text).toMatch(/unexpected token '\)' at 33/);
-      expect((bad.structuredContent as Raw).error).toMatchObject({ code: 'EXPR_SYNTAX', data: { position: 33 } });
+      expect((bad._meta as Raw)['mcphost/error']).toMatchObject({ code: 'EXPR_SYNTAX', data: { position: 33 } });
       const live = await session.client.callTool({ name: 'exile_eval', arguments: { expr: 'Player.DistanceFrom(Entities[0])' } });
-      expect((live.structuredContent as Raw).error).toMatchObject({
+      expect((live._meta as Raw)['mcphost/error']).toMatchObject({
         code: 'NOT_IN_SNAPSHOT',
         message: expect.stringMatching(/^not available in a snapshot: Entity\.DistanceFrom\(\)/),
       });

@@ -8,7 +8,12 @@ import { connectStdio, type StdioSession } from '../../helpers/mcp.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { DOC4 } from './helpers.ts';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
+};
 
 const tmp = tempDir('godot-stdio-');
 const env = isolatedEnv(tmp.dir, { GODOT_DOC_DIR: DOC4 });
@@ -131,12 +136,12 @@ describe('godot over stdio', () => {
   it('answers unknown names with NOT_FOUND and a did-you-mean list', async () => {
     const r = await call('godot_get_class', { name: 'KinematicBody2D' });
     expect(r.isError).toBe(true);
-    expect(r.structuredContent!.error).toMatchObject({
+    expect(r._meta!['mcphost/error']).toMatchObject({
       code: 'NOT_FOUND',
       data: { suggestions: expect.arrayContaining(['CharacterBody2D']) },
     });
     const m = await call('godot_get_symbol', { qname: 'Node.add_chlid' });
-    expect(m.structuredContent!.error).toMatchObject({
+    expect(m._meta!['mcphost/error']).toMatchObject({
       code: 'NOT_FOUND',
       data: { suggestions: expect.arrayContaining(['Node.add_child']) },
     });
@@ -147,7 +152,7 @@ describe('godot over stdio', () => {
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toMatch(/kind/);
     const path = await call('godot_get_class', { name: '../../etc/passwd' });
-    expect(path.structuredContent!.error.code).toBe('INVALID_ARGUMENT');
+    expect(path._meta!['mcphost/error'].code).toBe('INVALID_ARGUMENT');
   });
 
   it('serves the class, symbol and search resources', async () => {
@@ -225,7 +230,7 @@ describe('godot over stdio with a bad doc folder', () => {
       for (let i = 0; i < 2; i++) {
         const r = (await bad.client.callTool({ name: 'godot_search', arguments: { query: 'timer' } })) as ToolResult;
         expect(r.isError).toBe(true);
-        expect(r.structuredContent!.error.code).toBe('UNAVAILABLE');
+        expect(r._meta!['mcphost/error'].code).toBe('UNAVAILABLE');
         expect(r.content[0].text).toContain(missing);
         expect(r.content[0].text).toMatch(/GODOT_DOC_DIR/);
       }

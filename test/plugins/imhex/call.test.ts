@@ -22,6 +22,7 @@ function cliCall(cwd: string, extra: string[] = []): CallTool {
     return {
       isError: result.isError === true,
       structured: result.structuredContent ?? {},
+      error: result._meta?.['mcphost/error'],
       text: result.content.map((c: { text: string }) => c.text).join('\n'),
     };
   };
@@ -72,7 +73,7 @@ describe('mcphost call imhex, on a local file', () => {
       cwd: dir,
     });
     expect(r.exitCode).toBe(5);
-    expect(JSON.parse(r.stdout).structuredContent.error).toMatchObject({ code: -32003 });
+    expect(JSON.parse(r.stdout)._meta['mcphost/error']).toMatchObject({ code: -32003 });
     expect(sha()).toBe(before);
   });
 
@@ -136,6 +137,6 @@ describe('mcphost call imhex, on ImHex (fake)', () => {
     const none = await runCli(['call', 'imhex', 'get_selection', '--json', '--request-timeout-ms', '20000'], { cwd: dir });
     fake.noProvider = false;
     expect(none.exitCode).toBe(5);
-    expect(JSON.parse(none.stdout).structuredContent.error).toMatchObject({ code: -32001 });
+    expect(JSON.parse(none.stdout)._meta['mcphost/error']).toMatchObject({ code: -32001 });
   }, 60_000);
 });

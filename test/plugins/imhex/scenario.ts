@@ -11,6 +11,8 @@ import { naiveSearch } from './helpers.ts';
 export interface ToolOutcome {
   isError: boolean;
   structured: Record<string, any>;
+  /** An error result's `{ code, message, data }` (`_meta["mcphost/error"]`). */
+  error?: Record<string, any>;
   text: string;
 }
 
@@ -125,8 +127,8 @@ export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<voi
   const bad = async (tool: string, args: Record<string, unknown>, message: RegExp) => {
     const r = await call(tool, args);
     expect(r.isError, `${tool} ${JSON.stringify(args)} should fail`).toBe(true);
-    expect(r.structured.error).toMatchObject({ code: -32602 });
-    expect(r.structured.error.message).toMatch(message);
+    expect(r.error!).toMatchObject({ code: -32602 });
+    expect(r.error!.message).toMatch(message);
   };
   await bad('read_bytes', { offset: -1, count: 4 }, /^offset: must be 0 or more, got -1/);
   await bad('read_bytes', { offset: 0, count: 2 * 1024 * 1024 }, /^count: 2097152 is over the limit of 1048576 bytes/);

@@ -17,11 +17,13 @@ function sdkCall(session: StdioSession): CallTool {
     const r = (await session.client.callTool({ name: `imhex_${tool}`, arguments: args })) as {
       isError?: boolean;
       structuredContent?: Record<string, unknown>;
+      _meta?: Record<string, unknown>;
       content: Array<{ type: string; text?: string }>;
     };
     return {
       isError: r.isError === true,
       structured: (r.structuredContent ?? {}) as never,
+      error: r._meta?.['mcphost/error'] as never,
       text: r.content.map((c) => c.text ?? '').join('\n'),
     };
   };
@@ -89,20 +91,20 @@ describe('mcphost serve --plugins imhex, on ImHex (fake)', () => {
     fake.noProvider = true;
     const none = await call('read_bytes', { offset: 0, count: 1 });
     expect(none.isError).toBe(true);
-    expect(none.structured.error).toMatchObject({ code: -32001 });
-    expect(none.structured.error.message).toMatch(/^No active data provider/);
+    expect(none.error!).toMatchObject({ code: -32001 });
+    expect(none.error!.message).toMatch(/^No active data provider/);
     fake.noProvider = false;
     fake.readOnly = true;
-    expect((await call('write_bytes', { offset: 0, data: '00' })).structured.error).toMatchObject({
+    expect((await call('write_bytes', { offset: 0, data: '00' })).error!).toMatchObject({
       code: -32003,
       message: 'Provider is not writable',
     });
     fake.readOnly = false;
     fake.script = ['not-json'];
-    expect((await call('get_selection', {})).structured.error).toMatchObject({ code: 'BAD_RESPONSE' });
+    expect((await call('get_selection', {})).error!).toMatchObject({ code: 'BAD_RESPONSE' });
     fake.silent = true;
     const hung = await call('read_bytes', { offset: 0, count: 1 });
-    expect(hung.structured.error).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(hung.error!).toMatchObject({ code: 'UNAVAILABLE' });
     expect(hung.text).toMatch(/did not answer read_bytes within 2000 ms/);
     fake.silent = false;
     expect((await call('read_bytes', { offset: 5, count: 2 })).structured).toMatchObject({

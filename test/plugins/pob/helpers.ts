@@ -62,7 +62,7 @@ export async function pobSession(cwd: string, env: Record<string, string | undef
     async fails(name, args) {
       const result = await tool(name, args);
       expect(result.isError, `${name} should fail`).toBe(true);
-      const error = result.structuredContent?.error ?? {};
+      const error = result._meta?.['mcphost/error'] ?? {};
       return { code: error.code, message: result.content[0]?.text ?? '', data: error.data };
     },
   };
