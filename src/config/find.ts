@@ -1,7 +1,9 @@
 // Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
 import path from 'node:path';
-import { cosmiconfig, defaultLoaders } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError } from './errors.js';
+import { checkConfigShape } from './limits.js';
+import { loadYaml } from './yaml.js';
 
 export const SEARCH_PLACES = [
   'package.json',
@@ -22,10 +24,12 @@ export interface FoundConfig {
 }
 
 export async function findConfig(options: { cwd: string; file?: string; stopDir?: string }): Promise<FoundConfig> {
-  // An explicit file with an extension cosmiconfig does not know (.mcprc.example, .mcprc.local)
-  // is read as YAML, which takes JSON too.
+  // YAML through our loader (bounded aliases); an explicit file with an extension cosmiconfig does
+  // not know (.mcprc.example, .mcprc.local) is read as YAML, which takes JSON too.
+  const yaml: Loader = (file, content) => loadYaml(file, content);
   const ext = options.file ? path.extname(options.file) : '';
-  const loaders = ext && !(ext in defaultLoaders) ? { [ext]: defaultLoaders['.yaml'] } : undefined;
+  const loaders: Record<string, Loader> = { '.yaml': yaml, '.yml': yaml, noExt: yaml };
+  if (ext && !(ext in defaultLoaders)) loaders[ext] = yaml;
   const explorer = cosmiconfig('mcphost', {
     searchPlaces: SEARCH_PLACES,
     loaders,
@@ -37,12 +41,14 @@ export async function findConfig(options: { cwd: string; file?: string; stopDir?
   try {
     result = options.file ? await explorer.load(path.resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const file = options.file ? path.resolve(options.cwd, options.file) : undefined;
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
     throw new ConfigError(`Cannot read config${file ? ` ${file}` : ''}: ${reason}`, [], file);
   }
   if (!result || result.isEmpty) return { file: result?.filepath, raw: {} };
-  const raw = result.config;
+  const raw: unknown = result.config;
+  checkConfigShape(raw, result.filepath);
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(`Invalid config in ${result.filepath}: expected an object at the top level`, [], result.filepath);
   }

@@ -1,0 +1,25 @@
+// YAML (and JSON, which YAML reads too) for `.mcprc`, with the `yaml` library's own guard against
+// alias expansion: js-yaml, cosmiconfig's default, expands every alias while building the value.
+import { parse } from 'yaml';
+import { ConfigError } from './errors.js';
+import { CONFIG_LIMITS } from './limits.js';
+
+export function loadYaml(file: string, content: string): unknown {
+  try {
+    return parse(content, { maxAliasCount: CONFIG_LIMITS.maxAliasCount, logLevel: 'error', prettyErrors: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/alias/i.test(message) && /resource exhaustion/i.test(message)) {
+      throw new ConfigError(
+        `Invalid config in ${file}: its YAML aliases (*name) repeat more than ${CONFIG_LIMITS.maxAliasCount} values once expanded; ` +
+          'mcphost refuses such a file (write the values out, or use fewer aliases)',
+        [],
+        file,
+      );
+    }
+    if (error instanceof RangeError) {
+      throw new ConfigError(`Invalid config in ${file}: nested too deeply to read (${message})`, [], file);
+    }
+    throw new ConfigError(`Cannot read config ${file}: ${message}`, [], file);
+  }
+}
