@@ -68,8 +68,11 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
       if (values) for (const k of Object.keys(values)) values[k] = '<redacted>';
     }
   }
+  // Each plugin's settings carry their own sources (resolving them writes nothing into `resolved`).
+  const merged = new Map(resolved.sources);
+  for (const r of results) for (const [key, source] of r.loaded?.sources ?? []) merged.set(key, source);
   const sources: Record<string, string> = {};
-  for (const [key, source] of [...resolved.sources.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
+  for (const [key, source] of [...merged.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
   return {
     file: resolved.file,
     plugins: { value: resolved.plugins, source: describeSource(resolved.pluginsSource) },

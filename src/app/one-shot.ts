@@ -43,8 +43,7 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
       settings.push({ path: `plugins.${request.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
     else remaining.push(flag);
   }
-  resolved.overrides.push(...settings);
-  const loaded = configureBackend(imported, resolved);
+  const loaded = configureBackend(imported, resolved, settings);
   const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts });
   try {
     const tool = await registry.findLocalTool(request.plugin, request.tool);

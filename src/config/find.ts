@@ -1,8 +1,10 @@
 // Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
+import { projectClientServers, type ClientKind, type ClientServers } from './clients.js';
 import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
+import { IMPORT_KINDS } from './schema.js';
 import { loadYaml } from './yaml.js';
 
 export const SEARCH_PLACES = [
@@ -21,9 +23,30 @@ export interface FoundConfig {
   /** Absolute path of the file, or undefined when none was found. */
   file?: string;
   raw: Record<string, unknown>;
+  /** Servers in MCP clients' project files in the working directory (.mcp.json, .cursor/mcp.json), per `imports`. */
+  clients?: ClientServers[];
 }
 
-export async function findConfig(options: { cwd: string; file?: string; stopDir?: string }): Promise<FoundConfig> {
+export interface FindOptions {
+  cwd: string;
+  file?: string;
+  stopDir?: string;
+  /** For the clients' files: HOME and friends (default: this process's environment). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function findConfig(options: FindOptions): Promise<FoundConfig> {
+  const found = await findMcprc(options);
+  const kinds = Array.isArray(found.raw.imports) ? (found.raw.imports as ClientKind[]) : IMPORT_KINDS;
+  const clients = projectClientServers(
+    kinds.filter((k) => (IMPORT_KINDS as readonly string[]).includes(k)),
+    options.cwd,
+    options.env ?? process.env,
+  );
+  return clients.length > 0 ? { ...found, clients } : found;
+}
+
+async function findMcprc(options: FindOptions): Promise<FoundConfig> {
   // YAML through our loader (bounded aliases); an explicit file with an extension cosmiconfig does
   // not know (.mcprc.example, .mcprc.local) is read as YAML, which takes JSON too.
   const yaml: Loader = (file, content) => loadYaml(file, content);

@@ -58,13 +58,13 @@ export function fillDefaultSources(sources: Sources, resolved: unknown, path: st
   }
 }
 
-function hasSourceAtOrAbove(sources: Sources, path: string[]): boolean {
+function hasSourceAtOrAbove(sources: ReadonlyMap<string, Source>, path: string[]): boolean {
   for (let i = path.length; i > 0; i--) if (sources.has(path.slice(0, i).join('.'))) return true;
   return false;
 }
 
 /** The source of a key path, looking at parents when the path itself was set as part of an object. */
-export function sourceOf(sources: Sources, path: string): Source | undefined {
+export function sourceOf(sources: ReadonlyMap<string, Source>, path: string): Source | undefined {
   const parts = path.split(/\.|\[/);
   for (let i = parts.length; i > 0; i--) {
     const found = sources.get(parts.slice(0, i).join('.'));
@@ -75,4 +75,41 @@ export function sourceOf(sources: Sources, path: string): Source | undefined {
 
 export function deepClone<T>(value: T): T {
   return structuredClone(value);
+}
+
+/**
+ * Read-only properties all the way down. Arrays keep their mutable type so they pass to the many
+ * signatures that take `string[]`; deepFreeze freezes them at run time all the same.
+ */
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends ReadonlyMap<infer K, infer V>
+    ? ReadonlyMap<K, DeepReadonly<V>>
+    : T extends (infer U)[]
+      ? DeepReadonly<U>[]
+      : T extends object
+        ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+        : T;
+
+/**
+ * Freezes plain objects and arrays all the way down, and makes maps refuse writes, so a resolved
+ * config cannot be changed by whoever holds it (a write throws in strict-mode code).
+ */
+export function deepFreeze<T>(value: T): DeepReadonly<T> {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object' || Object.isFrozen(item)) continue;
+    if (item instanceof Map) {
+      for (const v of item.values()) stack.push(v);
+      const refuse = () => {
+        throw new TypeError('a resolved config is read-only');
+      };
+      Object.assign(item, { set: refuse, delete: refuse, clear: refuse });
+    } else {
+      for (const v of Object.values(item)) stack.push(v);
+    }
+    Object.freeze(item);
+  }
+  return value as DeepReadonly<T>;
 }

@@ -1,61 +1,67 @@
 // Builds the effective configuration: defaults < config file < environment < flags, validated with
-// zod, with the source of every value kept for `mcphost config` and for error messages.
+// zod, with the source of every value kept for `mcphost config` and for error messages. The result
+// is frozen: nothing that runs later (a plugin's section, a one-shot call's setting flags) writes
+// into it; those resolve their own values and sources (plugin-config.ts).
 import path from 'node:path';
-import type * as z from 'zod';
-import { issueLines, type IssueLine } from '../lib/zod-issues.js';
-import { coerceString, isPathSchema, objectShape, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
+import { issueLines } from '../lib/zod-issues.js';
+import { coerceString, schemaAt } from '../lib/zod-introspect.js';
 import { userCacheDir } from './cache-dir.js';
-import { ConfigError } from './errors.js';
+import { importClientServers, type ImportedServer } from './client-servers.js';
 import type { FoundConfig } from './find.js';
 import { interpolate } from './interpolate.js';
 import {
   deepClone,
-  describeSource,
+  deepFreeze,
   fillDefaultSources,
-  isPlainObject,
   recordLeaves,
   setPath,
-  sourceOf,
+  type DeepReadonly,
   type Source,
   type Sources,
 } from './layers.js';
-import { HOST_ENV, HOST_PLUGIN_KEYS, hostConfigSchema, type HostConfig } from './schema.js';
+import { HOST_ENV, hostConfigSchema, type HostConfig } from './schema.js';
+import { configError, resolveFrom } from './sources.js';
 
 /** A value set by a command-line flag, addressed by its key path (`http.port`). */
 export interface Override {
-  path: string;
-  value: unknown;
-  flag: string;
+  readonly path: string;
+  readonly value: unknown;
+  readonly flag: string;
 }
 
 export interface ResolvedConfig {
-  file?: string;
+  readonly file?: string;
   /** Where relative paths in the file are resolved from: the file's folder, else the working directory. */
-  baseDir: string;
+  readonly baseDir: string;
   /** Absolute: `cacheDir` from the config, else the user's cache directory (`$XDG_CACHE_HOME/mcphost`). */
-  cacheDir: string;
-  cwd: string;
-  config: HostConfig;
-  sources: Sources;
-  /** Backends to serve, in order: plugin names and `servers` entries. */
-  plugins: string[];
-  pluginsSource: Source;
-  env: NodeJS.ProcessEnv;
-  overrides: Override[];
+  readonly cacheDir: string;
+  readonly cwd: string;
+  /** `servers` holds `.mcprc`'s `servers` and `mcpServers`, then the clients' project files' servers. */
+  readonly config: DeepReadonly<HostConfig>;
+  readonly sources: ReadonlyMap<string, Source>;
+  /** Backends to serve, in order: plugin names and `servers` entries (never a client file's, which are called by name). */
+  readonly plugins: string[];
+  readonly pluginsSource: Source;
+  readonly env: Readonly<NodeJS.ProcessEnv>;
+  /** Flag overrides given when the config was opened (`plugins.<name>.*` ones apply to that plugin's section). */
+  readonly overrides: readonly Override[];
+  /** Servers found in MCP clients' project files, by name: where, and why one is not usable. */
+  readonly imported: ReadonlyMap<string, ImportedServer>;
 }
 
 export interface ResolveOptions {
   found: FoundConfig;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  overrides?: Override[];
+  overrides?: readonly Override[];
   /** `--plugins a,b` (the flag wins over MCPHOST_PLUGINS and the file). */
-  plugins?: string[];
+  plugins?: readonly string[];
 }
 
 export function resolveConfig(options: ResolveOptions): ResolvedConfig {
-  const { found, env, cwd } = options;
-  const overrides = options.overrides ?? [];
+  const { found, cwd } = options;
+  const env = Object.freeze({ ...options.env });
+  const overrides = Object.freeze([...(options.overrides ?? [])]);
   const sources: Sources = new Map();
   const fileSource: Source = { kind: 'file', file: found.file ?? '' };
   const value = interpolate(deepClone(found.raw), env, found.file) as Record<string, unknown>;
@@ -78,10 +84,9 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
 
   const baseDir = found.file ? path.dirname(found.file) : cwd;
   const parsed = hostConfigSchema.safeParse(value, { reportInput: true });
-  if (!parsed.success) {
-    throw configError(found.file, issueLines(parsed.error, value, [], hostConfigSchema), sources);
-  }
-  const config = parsed.data;
+  if (!parsed.success) throw configError(found.file, issueLines(parsed.error, value, [], hostConfigSchema), sources);
+  const { mcpServers, ...config } = parsed.data;
+  mergeMcpServers(config, mcpServers ?? {}, sources, found.file);
   for (const [name, section] of Object.entries(config.plugins)) {
     if (section.module) section.module = resolveFrom(sources, `plugins.${name}.module`, section.module, baseDir, cwd);
   }
@@ -90,12 +95,39 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   }
   const cacheDir = config.cacheDir ? resolveFrom(sources, 'cacheDir', config.cacheDir, baseDir, cwd) : userCacheDir(env);
   fillDefaultSources(sources, config);
+  const imported = importClientServers(found.clients ?? [], config, sources, env);
 
-  const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, fileSource);
-  return { file: found.file, baseDir, cacheDir, cwd, config, sources, plugins, pluginsSource, env, overrides };
+  const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource);
+  return deepFreeze({ file: found.file, baseDir, cacheDir, cwd, config, sources, plugins, pluginsSource, env, overrides, imported });
 }
 
-function pickPlugins(flag: string[] | undefined, env: NodeJS.ProcessEnv, config: HostConfig, fileSource: Source) {
+/** `mcpServers` (the clients' name for it) joins `servers`; one name in both is an error naming both. */
+function mergeMcpServers(config: HostConfig, mcpServers: HostConfig['servers'], sources: Sources, file: string | undefined) {
+  const clashes = Object.keys(mcpServers).filter((name) => name in config.servers);
+  if (clashes.length > 0) {
+    throw configError(
+      file,
+      clashes.map((name) => ({ path: `mcpServers.${name}`, message: `servers.${name} is defined too; keep one of the two` })),
+      sources,
+    );
+  }
+  for (const [name, server] of Object.entries(mcpServers)) {
+    config.servers[name] = server;
+    for (const [key, source] of [...sources]) {
+      if (key !== `mcpServers.${name}` && !key.startsWith(`mcpServers.${name}.`)) continue;
+      sources.delete(key);
+      sources.set(`servers.${key.slice('mcpServers.'.length)}`, source);
+    }
+  }
+}
+
+function pickPlugins(
+  flag: readonly string[] | undefined,
+  env: NodeJS.ProcessEnv,
+  config: HostConfig,
+  imported: ReadonlyMap<string, ImportedServer>,
+  fileSource: Source,
+) {
   if (flag && flag.length > 0) return { plugins: unique(flag), pluginsSource: { kind: 'flag', name: '--plugins' } as Source };
   const fromEnv = env.MCPHOST_PLUGINS?.split(',')
     .map((s) => s.trim())
@@ -106,94 +138,12 @@ function pickPlugins(flag: string[] | undefined, env: NodeJS.ProcessEnv, config:
       .filter(([, s]) => s.enabled !== false)
       .map(([n]) => n),
     ...Object.entries(config.servers)
-      .filter(([, s]) => s.enabled !== false)
+      .filter(([n, s]) => s.enabled !== false && !imported.has(n))
       .map(([n]) => n),
   ];
   return { plugins: unique(fromFile), pluginsSource: fromFile.length > 0 ? fileSource : ({ kind: 'default' } as Source) };
 }
 
-function unique(names: string[]): string[] {
+function unique(names: readonly string[]): string[] {
   return [...new Set(names)];
-}
-
-/** Values from the file (and defaults) are relative to the config file's folder; env and flags to the cwd. */
-function resolveFrom(sources: Sources, key: string, value: string, baseDir: string, cwd: string): string {
-  const source = sourceOf(sources, key);
-  return path.resolve(source?.kind === 'env' || source?.kind === 'flag' ? cwd : baseDir, value);
-}
-
-function configError(file: string | undefined, lines: IssueLine[], sources: Sources): ConfigError {
-  const annotated = lines.map((line) => {
-    const source = sourceOf(sources, line.path);
-    return source && source.kind !== 'file' ? { ...line, message: `${line.message} [${describeSource(source)}]` } : line;
-  });
-  return new ConfigError(file ? `Invalid config in ${file}` : 'Invalid config', annotated, file);
-}
-
-export interface PluginConfigInput {
-  name: string;
-  schema?: z.ZodType;
-  env?: Record<string, string>;
-}
-
-/**
- * Validates one plugin's section: the file's section (without the host's keys), then the plugin's
- * environment variables, then flag overrides (`plugins.<name>.<key>`). Relative paths in fields
- * marked with `configPath()` are resolved against the config file's folder when they came from the
- * file or the defaults, and against the working directory when they came from env or a flag.
- */
-export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConfigInput): unknown {
-  const prefix = ['plugins', plugin.name];
-  const section = deepClone((resolved.config.plugins[plugin.name] ?? {}) as Record<string, unknown>);
-  const schema = plugin.schema;
-  // A host key the plugin also declares (pob's `timeoutMs`) is given to the plugin too.
-  const declared = objectShape(schema) ?? {};
-  for (const key of HOST_PLUGIN_KEYS) if (!(key in declared)) delete section[key];
-  if (!schema) {
-    const extra = Object.keys(section);
-    if (extra.length === 0) return {};
-    throw configError(
-      resolved.file,
-      extra.map((k) => ({ path: [...prefix, k].join('.'), message: `unknown key (plugin ${plugin.name} takes no settings)` })),
-      resolved.sources,
-    );
-  }
-  for (const [key, name] of Object.entries(plugin.env ?? {})) {
-    const text = resolved.env[name];
-    if (text === undefined || text === '') continue;
-    const keyPath = key.split('.');
-    setPath(section, keyPath, coerceString(schemaAt(schema, keyPath), text));
-    resolved.sources.set([...prefix, ...keyPath].join('.'), { kind: 'env', name });
-  }
-  for (const o of resolved.overrides.filter((o) => o.path.startsWith(`${prefix.join('.')}.`))) {
-    const keyPath = o.path.split('.').slice(2);
-    const coerced = typeof o.value === 'string' ? coerceString(schemaAt(schema, keyPath), o.value) : o.value;
-    setPath(section, keyPath, coerced);
-    resolved.sources.set(o.path, { kind: 'flag', name: o.flag });
-  }
-  const lines: IssueLine[] = unknownKeys(schema, section).map((u) => ({
-    path: [...prefix, ...u.path].join('.'),
-    message: `unknown key (known keys: ${u.known.join(', ') || 'none'})`,
-  }));
-  const parsed = schema.safeParse(section, { reportInput: true });
-  if (!parsed.success)
-    lines.push(...issueLines(parsed.error, section, prefix, schema).filter((l) => !lines.some((u) => u.path === l.path)));
-  if (lines.length > 0) throw configError(resolved.file, lines, resolved.sources);
-  const out = parsed.data;
-  fillDefaultSources(resolved.sources, out, prefix);
-  resolvePaths(schema, out, [], prefix, resolved);
-  return out;
-}
-
-function resolvePaths(schema: unknown, value: unknown, at: string[], prefix: string[], resolved: ResolvedConfig): void {
-  if (!isPlainObject(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    const childSchema = schemaAt(schema, [key]);
-    if (childSchema === undefined) continue;
-    if (typeof child === 'string' && child !== '' && isPathSchema(childSchema)) {
-      value[key] = resolveFrom(resolved.sources, [...prefix, ...at, key].join('.'), child, resolved.baseDir, resolved.cwd);
-    } else if (isPlainObject(child) && unwrap(childSchema)) {
-      resolvePaths(childSchema, child, [...at, key], prefix, resolved);
-    }
-  }
 }

@@ -22,7 +22,10 @@ const upstreamCommon = {
   blockedTools: z.array(z.string()).optional().describe('never publish these upstream tools (names or * globs)'),
 };
 
+// `type` is what Claude Code, Cursor and Claude Desktop write; mcphost picks the transport from
+// `command` or `url` and only checks that the two agree.
 export const stdioServerSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
@@ -31,6 +34,7 @@ export const stdioServerSchema = z.strictObject({
 });
 
 export const httpServerSchema = z.strictObject({
+  type: z.enum(['http', 'streamable-http', 'sse']).optional(),
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).optional(),
   ...upstreamCommon,
@@ -38,9 +42,22 @@ export const httpServerSchema = z.strictObject({
 
 export const upstreamServerSchema = z.union([stdioServerSchema, httpServerSchema]);
 
+/** Project files of MCP clients whose servers mcphost can call by name (see clients.ts). */
+export const IMPORT_KINDS = ['claude-code', 'cursor'] as const;
+
 export const hostConfigSchema = z.strictObject({
   plugins: z.record(z.string(), pluginSectionSchema).default({}),
   servers: z.record(z.string(), upstreamServerSchema).default({}),
+  mcpServers: z
+    .record(z.string(), upstreamServerSchema)
+    .optional()
+    .describe('the same as servers, in the shape Claude Desktop, Claude Code and Cursor write (a name may not be in both)'),
+  imports: z
+    .array(z.enum(IMPORT_KINDS))
+    .default([...IMPORT_KINDS])
+    .describe(
+      "clients whose project file's servers can be called by name: claude-code (.mcp.json), cursor (.cursor/mcp.json); [] for none",
+    ),
   http: z
     .strictObject({
       host: z.string().min(1).default('127.0.0.1'),

@@ -4,7 +4,9 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Backend, Logger } from '../backend/types.js';
-import { resolvePluginConfig, type ResolvedConfig } from '../config/resolve.js';
+import type { Source } from '../config/layers.js';
+import { resolvePluginConfig } from '../config/plugin-config.js';
+import type { Override, ResolvedConfig } from '../config/resolve.js';
 import type { PluginSection, UpstreamServerConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
 import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
@@ -20,6 +22,8 @@ export interface LoadedBackend {
   backend: Backend;
   /** The backend's validated config section. */
   config: unknown;
+  /** Where each of its settings came from (`plugins.<name>.<key>` → file, env, flag or default). */
+  sources: ReadonlyMap<string, Source>;
   /** The host's keys of the section (eager, timeoutMs, …). */
   section: PluginSection;
   /** Where relative paths are resolved from (the config file's folder, else the working directory). */
@@ -77,19 +81,21 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
   return { name, backend, section, origin };
 }
 
-/** Validates the backend's config section (file < environment < flag overrides). */
-export function configureBackend(imported: ImportedBackend, resolved: ResolvedConfig): LoadedBackend {
+/**
+ * Validates the backend's config section (file < environment < flag overrides); `overrides` are
+ * setting flags of this one call (`mcphost call imhex … --file x`), on top of those in `resolved`.
+ */
+export function configureBackend(imported: ImportedBackend, resolved: ResolvedConfig, overrides: readonly Override[] = []): LoadedBackend {
   const { name, backend, section, origin } = imported;
   const dirs = { configDir: resolved.baseDir, cacheDir: path.join(resolved.cacheDir, name) };
-  if (imported.server) return { name, backend, config: imported.server, section, origin, ...dirs };
-  let config: unknown;
+  if (imported.server) return { name, backend, config: imported.server, sources: new Map(), section, origin, ...dirs };
   try {
-    config = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env });
+    const { value, sources } = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env }, overrides);
+    return { name, backend, config: value, sources, section, origin, ...dirs };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });
   }
-  return { name, backend, config, section, origin, ...dirs };
 }
 
 export async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {

@@ -4,7 +4,8 @@ import * as z from 'zod';
 import { configPath } from '../../src/backend/index.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { describeSource } from '../../src/config/layers.js';
-import { resolveConfig, resolvePluginConfig } from '../../src/config/resolve.js';
+import { resolvePluginConfig } from '../../src/config/plugin-config.js';
+import { resolveConfig } from '../../src/config/resolve.js';
 
 const file = '/projects/game/.mcprc';
 const found = (raw: Record<string, unknown>) => ({ file, raw });
@@ -75,7 +76,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, http, timeouts, cacheDir, log\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, log\)/,
     );
   });
 
@@ -119,18 +120,18 @@ describe('plugin sections', () => {
       env: { LUA_ON: 'yes' },
       cwd: '/w',
     });
-    const config = resolvePluginConfig(r, { name: 'p', schema, env });
-    expect(config).toEqual({ docDir: path.resolve('/projects/game', './doc'), watch: true, lua: { enabled: true, timeoutMs: 5 } });
-    expect(describeSource(r.sources.get('plugins.p.lua.enabled')!)).toBe('env LUA_ON');
-    expect(describeSource(r.sources.get('plugins.p.watch')!)).toBe(`file ${file}`);
-    expect(describeSource(r.sources.get('plugins.p.docDir')!)).toBe('default');
+    const { value, sources } = resolvePluginConfig(r, { name: 'p', schema, env });
+    expect(value).toEqual({ docDir: path.resolve('/projects/game', './doc'), watch: true, lua: { enabled: true, timeoutMs: 5 } });
+    expect(describeSource(sources.get('plugins.p.lua.enabled')!)).toBe('env LUA_ON');
+    expect(describeSource(sources.get('plugins.p.watch')!)).toBe(`file ${file}`);
+    expect(describeSource(sources.get('plugins.p.docDir')!)).toBe('default');
   });
 
   it('resolves a configPath from the file against the file folder, and from env against the cwd', () => {
     const fromFile = resolveConfig({ found: found({ plugins: { p: { docDir: 'docs' } } }), env: {}, cwd: '/w' });
-    expect((resolvePluginConfig(fromFile, { name: 'p', schema, env }) as { docDir: string }).docDir).toBe('/projects/game/docs');
+    expect((resolvePluginConfig(fromFile, { name: 'p', schema, env }).value as { docDir: string }).docDir).toBe('/projects/game/docs');
     const fromEnv = resolveConfig({ found: found({ plugins: { p: {} } }), env: { DOC_DIR: 'docs' }, cwd: '/w' });
-    expect((resolvePluginConfig(fromEnv, { name: 'p', schema, env }) as { docDir: string }).docDir).toBe('/w/docs');
+    expect((resolvePluginConfig(fromEnv, { name: 'p', schema, env }).value as { docDir: string }).docDir).toBe('/w/docs');
   });
 
   it('reports a wrong type and an unknown nested key with the full key path', () => {
@@ -157,7 +158,27 @@ describe('plugin sections', () => {
       cwd: '/w',
       overrides: [{ path: 'plugins.p.watch', value: 'true', flag: '--watch' }],
     });
-    expect(resolvePluginConfig(r, { name: 'p', schema, env })).toMatchObject({ watch: true });
-    expect(describeSource(r.sources.get('plugins.p.watch')!)).toBe('flag --watch');
+    const { value, sources } = resolvePluginConfig(r, { name: 'p', schema, env });
+    expect(value).toMatchObject({ watch: true });
+    expect(describeSource(sources.get('plugins.p.watch')!)).toBe('flag --watch');
+  });
+
+  it("is pure: the resolved config is frozen, and resolving a section (with one call's flags) writes nothing into it", () => {
+    const r = resolveConfig({ found: found({ plugins: { p: { watch: false } } }), env: { LUA_ON: 'true' }, cwd: '/w' });
+    const before = structuredClone({ config: r.config, sources: [...r.sources], overrides: r.overrides });
+    const oneCall = resolvePluginConfig(r, { name: 'p', schema, env }, [{ path: 'plugins.p.watch', value: 'true', flag: '--watch' }]);
+    expect(oneCall.value).toMatchObject({ watch: true, lua: { enabled: true } });
+    expect(describeSource(oneCall.sources.get('plugins.p.watch')!)).toBe('flag --watch');
+    // The same section resolved again, as `mcphost config` would after a call: the call's flag is gone.
+    const again = resolvePluginConfig(r, { name: 'p', schema, env });
+    expect(again.value).toMatchObject({ watch: false });
+    expect(describeSource(again.sources.get('plugins.p.watch')!)).toBe(`file ${file}`);
+    expect({ config: r.config, sources: [...r.sources], overrides: r.overrides }).toEqual(before);
+    expect(Object.isFrozen(r.config.plugins.p) && Object.isFrozen(r.config.http) && Object.isFrozen(r.plugins)).toBe(true);
+    expect(() => (r.overrides as unknown as unknown[]).push({})).toThrow(TypeError);
+    expect(() => (r.sources as Map<string, unknown>).set('x', {})).toThrow('read-only');
+    expect(() => {
+      (r.config.http as { port: number }).port = 1;
+    }).toThrow(TypeError);
   });
 });
