@@ -5,6 +5,7 @@ import { ConfigError } from '../config/errors.js';
 import { describeSource } from '../config/layers.js';
 import { HOST_PLUGIN_KEYS } from '../config/schema.js';
 import { builtinNames, BUILTIN_ROOT, builtinEntry } from '../loader/builtins.js';
+import { importOutside } from '../loader/host-modules.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
@@ -145,7 +146,7 @@ export async function listBackends(installed: InstalledPackage[], root = BUILTIN
   return Promise.all(
     entries.map(async (e): Promise<BackendListing> => {
       try {
-        const mod = await import(pathToFileURL(e.location).href);
+        const mod = e.kind === 'installed' ? ((await importOutside(e.location)) as any) : await import(pathToFileURL(e.location).href);
         let backend = mod.default ?? mod.backend;
         if (typeof backend === 'function') backend = await backend();
         return { ...e, version: backend?.version, description: backend?.description };

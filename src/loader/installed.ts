@@ -2,6 +2,7 @@
 // Such a package is an oclif plugin whose package.json names its backend entry:
 //   "mcphost": { "backend": "./dist/backend.js", "name": "foo" }   (name defaults to the package
 //   name without its `mcphost-plugin-` prefix)
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface InstalledPackage {
@@ -45,4 +46,28 @@ export function installedPackages(plugins: Iterable<OclifPluginLike>): Installed
     });
   }
   return out;
+}
+
+/**
+ * The packages `plugins:install` has put in `dataDir` (its package.json's `oclif.plugins`, type
+ * user), read from disk: right after an install oclif's own list does not mark the new one as a user plugin.
+ */
+export function userPackagesIn(dataDir: string): OclifPluginLike[] {
+  const read = (file: string) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  const plugins = ((read(path.join(dataDir, 'package.json'))?.oclif as { plugins?: unknown[] } | undefined)?.plugins ?? []) as Array<
+    { name?: string; type?: string } | string
+  >;
+  return plugins
+    .filter((p): p is { name: string; type: string } => typeof p === 'object' && p?.type === 'user' && typeof p.name === 'string')
+    .flatMap((p) => {
+      const root = path.join(dataDir, 'node_modules', p.name);
+      const pjson = read(path.join(root, 'package.json'));
+      return pjson ? [{ name: p.name, version: String(pjson.version ?? '?'), root, type: 'user', pjson }] : [];
+    });
 }

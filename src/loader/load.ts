@@ -12,6 +12,8 @@ import { ConfigError } from '../config/errors.js';
 import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
 import { checkBackend } from './contract.js';
 import { PluginLoadError } from './errors.js';
+import { importOutside } from './host-modules.js';
+import { closest } from './suggest.js';
 import type { InstalledPackage } from './installed.js';
 
 export type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
@@ -55,7 +57,7 @@ export interface ImportedBackend {
 export async function importBackend(name: string, options: LoaderOptions): Promise<ImportedBackend> {
   const { resolved } = options;
   const section: PluginSection = resolved.config.plugins[name] ?? {};
-  const server = resolved.config.servers[name];
+  const server = mountedServer(name, options);
   if (server) {
     if (!options.upstream) throw new PluginLoadError(name, `servers.${name}: mounting upstream servers is not available here`);
     const backend = checkBackend(await options.upstream(name, server), `servers.${name}`);
@@ -64,13 +66,13 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
       backend,
       server,
       section: { eager: server.eager, timeoutMs: server.timeoutMs },
-      origin: { kind: 'server', location: `servers.${name}` },
+      origin: { kind: 'server', location: resolved.imported.get(name)?.file ?? `servers.${name}` },
     };
   }
   const origin = locate(name, options, section);
   let exported: unknown;
   try {
-    exported = await import(pathToFileURL(origin.location).href);
+    exported = origin.kind === 'builtin' ? await import(pathToFileURL(origin.location).href) : await importOutside(origin.location);
   } catch (error) {
     throw new PluginLoadError(name, `plugin ${name}: cannot import ${origin.location}: ${(error as Error).message}`, { cause: error });
   }
@@ -79,6 +81,23 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
     throw new PluginLoadError(name, `plugin ${name}: ${origin.location} exports a backend named ${backend.name}`);
   }
   return { name, backend, section, origin };
+}
+
+/**
+ * The `servers` entry for `name`, if it is one. A server from a client's project file (.mcp.json)
+ * never hides a built-in or installed plugin of the same name, and one that could not be read is
+ * reported with its reason when asked for.
+ */
+function mountedServer(name: string, options: LoaderOptions): UpstreamServerConfig | undefined {
+  const { resolved } = options;
+  const imported = resolved.imported.get(name);
+  if (imported && (builtinEntry(name, options.builtinRoot ?? BUILTIN_ROOT) || options.installed?.some((p) => p.backendName === name))) {
+    return undefined;
+  }
+  if (imported?.error) {
+    throw new ConfigError(`Cannot mount ${name} from ${imported.file} (${imported.client}): ${imported.error}`, [], imported.file);
+  }
+  return resolved.config.servers[name] as UpstreamServerConfig | undefined;
 }
 
 /**
@@ -111,17 +130,34 @@ function locate(name: string, options: LoaderOptions, section: PluginSection): L
   const installed = options.installed?.find((p) => p.backendName === name);
   if (installed) return { kind: 'installed', location: installed.entry };
   if (section.module) return { kind: 'module', location: section.module };
+  throw new PluginLoadError(name, notFound(name, options));
+}
+
+/** What exists, the closest name when the one asked for looks like a typo of it, else how to add one. */
+function notFound(name: string, options: LoaderOptions): string {
+  const { config, imported } = options.resolved;
   const builtins = builtinNames(options.builtinRoot ?? BUILTIN_ROOT);
   const installedNames = (options.installed ?? []).map((p) => p.backendName);
-  throw new PluginLoadError(
-    name,
-    `plugin ${name} not found: it is not built in (${builtins.join(', ') || 'none'}), not installed` +
-      `${installedNames.length ? ` (installed: ${installedNames.join(', ')})` : ''}, not a servers entry, and .mcprc has no plugins.${name}.module.` +
-      ` Install one with \`mcphost plugins:install mcphost-plugin-${name}\`, or set plugins.${name}.module to a backend module path.`,
+  const modules = Object.entries(config.plugins)
+    .filter(([, s]) => s.module)
+    .map(([n]) => n);
+  const servers = Object.keys(config.servers);
+  const known = [
+    `built in: ${builtins.join(', ') || 'none'}`,
+    installedNames.length ? `installed: ${installedNames.join(', ')}` : '',
+    modules.length ? `modules in .mcprc: ${modules.join(', ')}` : '',
+    servers.length ? `servers: ${servers.join(', ')}` : '',
+  ].filter(Boolean);
+  const guess = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
+  if (guess) return `plugin ${name} not found. Did you mean ${guess}? (${known.join('; ')})`;
+  return (
+    `plugin ${name} not found (${known.join('; ')}), and .mcprc has no plugins.${name}.module.` +
+    ` Install one with \`mcphost plugins:install mcphost-plugin-${name}\` (or a folder or .tgz of one), or set plugins.${name}.module to a backend module path.`
   );
 }
 
-async function instantiate(name: string, exported: unknown, where: string): Promise<Backend> {
+/** The backend a module exports (default export or `backend`, a factory called), checked against the contract. */
+export async function instantiate(name: string, exported: unknown, where: string): Promise<Backend> {
   const mod = exported as { default?: unknown; backend?: unknown };
   const candidate = mod.default ?? mod.backend;
   if (candidate === undefined) {

@@ -36,7 +36,7 @@ describe('loader', () => {
     const error = await load({ nosuch: {} }).catch((e) => e);
     expect(error).toBeInstanceOf(PluginLoadError);
     expect(error.message).toMatch(
-      /plugin nosuch not found: it is not built in \(.*\), not installed, not a servers entry, and \.mcprc has no plugins\.nosuch\.module/,
+      /plugin nosuch not found \(built in: exile, godot, imhex, pob, unreal\), and \.mcprc has no plugins\.nosuch\.module/,
     );
     expect(error.message).toContain('mcphost plugins:install mcphost-plugin-nosuch');
   });

@@ -1,0 +1,61 @@
+// `mcphost plugins:install`: oclif's installer, taking folders and tarballs on this disk too, and
+// checking that an installed backend loads (one that does not is uninstalled again and reported).
+import { statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { commands } from '@oclif/plugin-plugins';
+import { Exit } from '../../cli/exit-codes.js';
+import { installedPackages, userPackagesIn } from '../../loader/installed.js';
+import { installSpec, missingLocal } from '../../loader/install-spec.js';
+import { verifyInstalled } from '../../loader/verify.js';
+
+const OclifInstall: (typeof commands)['plugins:install'] = commands['plugins:install'];
+type Parsed = Awaited<ReturnType<InstanceType<typeof OclifInstall>['parsePlugin']>>;
+
+export default class PluginsInstall extends OclifInstall {
+  static override summary = 'Install a third-party backend: an npm package, a folder, or a .tgz made with `npm pack`.';
+  static override description =
+    'A backend package is an oclif plugin (an "oclif" section in its package.json) that names its backend: "mcphost": { "backend": "./backend.js" }. ' +
+    "It imports `mcphost` and `mcphost/kit` (provided by this mcphost; it does not install them) and may use mcphost's zod. " +
+    'After installing, mcphost imports the backend and checks it against the contract; one that does not load is uninstalled again (exit 2).';
+  static override examples = [
+    { command: '<%= config.bin %> <%= command.id %> mcphost-plugin-foo', description: 'From npm.' },
+    { command: '<%= config.bin %> <%= command.id %> ./mcphost-plugin-foo-1.0.0.tgz', description: 'A tarball made with npm pack.' },
+    {
+      command: '<%= config.bin %> <%= command.id %> ../mcphost-plugin-foo',
+      description: 'A folder (npm links it; its dependencies must be installed there).',
+    },
+  ];
+
+  override async parsePlugin(plugins: Parameters<InstanceType<typeof OclifInstall>['parsePlugin']>[0], input: string): Promise<Parsed> {
+    const spec = installSpec(input, process.cwd(), os.homedir());
+    if (spec.kind === 'other') return super.parsePlugin(plugins, input);
+    const missing = missingLocal(spec);
+    if (missing) this.error(`cannot install ${input}: ${missing}`, { exit: Exit.USAGE });
+    return { type: 'repo', url: spec.url };
+  }
+
+  override async run(): Promise<void> {
+    // What this run wrote: npm extracts a package anew (its package.json gets a new ctime; packed
+    // files carry a fixed mtime), whether the version changed or not.
+    const stamp = (root: string) => statSync(path.join(root, 'package.json'), { throwIfNoEntry: false })?.ctimeMs;
+    const before = new Map(userPackagesIn(this.config.dataDir).map((p) => [p.root, stamp(p.root)]));
+    await super.run();
+    const added = installedPackages(userPackagesIn(this.config.dataDir)).filter((p) => before.get(p.root) !== stamp(p.root));
+    for (const pkg of added) {
+      const verdict = await verifyInstalled(pkg);
+      if (verdict.ok) {
+        const tools = Array.isArray(verdict.backend.tools) ? verdict.backend.tools.map((t) => t.name).join(', ') : 'computed at start';
+        this.log(
+          `${pkg.backendName} ${verdict.backend.version} loads (tools: ${tools || 'none'}); try \`${this.config.bin} tools ${pkg.backendName}\``,
+        );
+        continue;
+      }
+      await commands['plugins:uninstall'].run([pkg.packageName], this.config);
+      process.stderr.write(
+        `Error: ${pkg.packageName} was installed, but its backend does not load, so it was uninstalled again:\n  ${verdict.reason.replace(/\n/g, '\n  ')}\n`,
+      );
+      this.exit(Exit.PLUGIN);
+    }
+  }
+}
