@@ -1,0 +1,84 @@
+// `mcphost connect <client>`: adds mcphost to Claude Desktop's, Cursor's or Claude Code's config,
+// with what a client needs to start it anywhere: absolute paths to node and mcphost (a client does
+// not start servers from your shell, so neither PATH nor a version manager's shims apply), the
+// .mcprc in use (MCPHOST_CONFIG), and every plugin setting that comes from your environment now.
+// Then `doctor` runs with exactly that environment, so a missing setting shows before a client fails.
+import path from 'node:path';
+import { claudeDesktopConfig, type ClientKind } from '../config/clients.js';
+import { putClientServer } from '../config/client-write.js';
+import { loaderOptions, openConfig, type OpenOptions } from './open.js';
+import { doctorReport, type PluginReport } from './inspect.js';
+import { configureBackend, importBackend } from '../loader/load.js';
+import { UsageError } from './tool-args.js';
+
+export interface ConnectRequest extends OpenOptions {
+  client: ClientKind;
+  plugins: string[];
+  /** Cursor: ~/.cursor/mcp.json instead of the project's; Claude Code: user scope (printed as a `claude mcp add-json` command). */
+  global?: boolean;
+  name?: string;
+  dryRun?: boolean;
+  /** The node binary and mcphost's bin/run.js the client should start. */
+  node: string;
+  bin: string;
+}
+
+export interface ConnectReport {
+  client: ClientKind;
+  /** The file written, or undefined when the entry is to be added with a command. */
+  file?: string;
+  name: string;
+  entry: { type?: 'stdio'; command: string; args: string[]; env: Record<string, string> };
+  outcome: 'added' | 'replaced' | 'not written';
+  /** For Claude Code's user scope: the command that adds the entry. */
+  command?: string;
+  doctor: PluginReport[];
+}
+
+/** Where the entry goes: the client's file, or nothing when only the client's own CLI may write it. */
+export function clientTarget(client: ClientKind, cwd: string, env: NodeJS.ProcessEnv, global = false): string | undefined {
+  if (client === 'claude-desktop') return claudeDesktopConfig(env);
+  if (client === 'cursor') return global ? path.join(env.HOME || '', '.cursor', 'mcp.json') : path.join(cwd, '.cursor', 'mcp.json');
+  // ~/.claude.json is Claude Code's own state file, rewritten while it runs: `claude mcp add-json` edits it.
+  return global ? undefined : path.join(cwd, '.mcp.json');
+}
+
+export async function connectClient(request: ConnectRequest): Promise<ConnectReport> {
+  if (request.plugins.length === 0) throw new UsageError('name the backends the client should get: --plugins godot,pob');
+  const opened = await openConfig({ ...request, plugins: request.plugins });
+  const env: Record<string, string> = {};
+  if (opened.resolved.file) env.MCPHOST_CONFIG = opened.resolved.file;
+  for (const name of request.plugins) {
+    const loaded = configureBackend(await importBackend(name, loaderOptions(opened, request)), opened.resolved);
+    const config = loaded.config as Record<string, unknown>;
+    for (const [key, variable] of Object.entries(loaded.backend.env ?? {})) {
+      const source = loaded.sources.get(`plugins.${name}.${key}`);
+      const value = key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], config);
+      if (source?.kind === 'env' && value !== undefined) env[variable] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+  }
+  const name = request.name ?? 'mcphost';
+  const entry = {
+    ...(request.client === 'claude-code' && { type: 'stdio' as const }),
+    command: request.node,
+    args: [request.bin, 'serve', '--plugins', request.plugins.join(',')],
+    env,
+  };
+  // What the client will see: its own small environment plus the entry's.
+  const clientEnv: NodeJS.ProcessEnv = { PATH: request.env.PATH, HOME: request.env.HOME, USERPROFILE: request.env.USERPROFILE, ...env };
+  const doctor = await doctorReport({
+    cwd: request.env.HOME || request.cwd,
+    env: clientEnv,
+    plugins: request.plugins,
+    installed: request.installed,
+    writeLog: () => undefined,
+  });
+  const file = clientTarget(request.client, request.cwd, request.env, request.global);
+  const base = { client: request.client, file, name, entry, doctor: doctor.plugins };
+  if (!file) {
+    const json = JSON.stringify(entry).replace(/'/g, `'\\''`);
+    return { ...base, outcome: 'not written', command: `claude mcp add-json --scope user ${name} '${json}'` };
+  }
+  if (request.dryRun) return { ...base, outcome: 'not written' };
+  return { ...base, outcome: putClientServer(file, name, entry) };
+}

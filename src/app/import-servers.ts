@@ -1,0 +1,60 @@
+// `mcphost servers:import`: copies the servers that Claude Code, Cursor and Claude Desktop know into
+// `.mcprc` (the one mcphost finds, else a new one here), so `mcphost serve` serves them too. Project
+// files come before user ones, the first of a name wins, names .mcprc has already are left alone,
+// and entries that start mcphost itself or are disabled in the client are skipped.
+import path from 'node:path';
+import { CLIENT_KINDS, clientFiles, readClientFile, type ClientKind } from '../config/clients.js';
+import { findConfig } from '../config/find.js';
+import { addServers, writableFormat } from '../config/mcprc-write.js';
+
+export interface ImportRequest {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  clients?: ClientKind[];
+  configFile?: string;
+  dryRun?: boolean;
+}
+
+export interface ImportReport {
+  /** The .mcprc written (or that would be). */
+  file: string;
+  read: Array<{ client: ClientKind; file: string; servers: string[] }>;
+  added: string[];
+  /** Already in .mcprc, or found earlier in another client's file. */
+  present: string[];
+  skipped: Array<{ name: string; file: string; reason: string }>;
+  /** The entries, as written (for --dry-run or a config mcphost does not rewrite). */
+  entries: Record<string, Record<string, unknown>>;
+  written: boolean;
+}
+
+export async function importServers(request: ImportRequest): Promise<ImportReport> {
+  const { cwd, env } = request;
+  const found = await findConfig({ cwd, file: request.configFile ?? (env.MCPHOST_CONFIG || undefined), env });
+  const file = found.file ?? path.join(cwd, '.mcprc');
+  const report: ImportReport = { file, read: [], added: [], present: [], skipped: [], entries: {}, written: false };
+  for (const client of request.clients?.length ? request.clients : CLIENT_KINDS) {
+    for (const where of clientFiles(client, cwd, env)) {
+      const servers = readClientFile(where, cwd, env);
+      if (!servers) continue;
+      report.read.push({ client, file: where.file, servers: Object.keys(servers.servers) });
+      for (const s of servers.skipped) report.skipped.push({ ...s, file: where.file });
+      for (const [name, entry] of Object.entries(servers.servers)) {
+        if (name in report.entries) {
+          report.present.push(name);
+          continue;
+        }
+        // A project's client starts its servers in the project folder.
+        const pinned =
+          where.scope === 'project' && 'command' in entry && entry.cwd === undefined ? { ...entry, cwd: servers.projectDir } : entry;
+        report.entries[name] = pinned;
+      }
+    }
+  }
+  if (request.dryRun || !writableFormat(file) || Object.keys(report.entries).length === 0) return report;
+  const { added, present } = addServers(file, report.entries);
+  report.added = added;
+  report.present.push(...present);
+  report.written = added.length > 0;
+  return report;
+}

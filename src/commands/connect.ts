@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { connectClient } from '../app/connect.js';
+import { UsageError } from '../app/tool-args.js';
+import { Exit } from '../cli/exit-codes.js';
+import { HostCommand, pluginsFlag } from '../cli/host-command.js';
+import { CLIENT_KINDS, type ClientKind } from '../config/clients.js';
+
+export default class Connect extends HostCommand {
+  static override summary = "Add mcphost to an MCP client's config: Claude Desktop, Cursor or Claude Code.";
+  static override description =
+    'The entry starts this mcphost with absolute paths (node and bin/run.js), the .mcprc in use (MCPHOST_CONFIG) and every plugin setting ' +
+    'that now comes from your environment; `doctor` then runs with exactly that environment and says what would still fail. ' +
+    'Claude Desktop: its claude_desktop_config.json. Cursor: .cursor/mcp.json here (--global: ~/.cursor/mcp.json). Claude Code: .mcp.json here ' +
+    '(--global: prints the `claude mcp add-json` command, since ~/.claude.json belongs to Claude Code). Restart the client afterwards.';
+  static override examples = [
+    '<%= config.bin %> connect claude-desktop --plugins godot,pob',
+    '<%= config.bin %> connect cursor -p godot --dry-run',
+    '<%= config.bin %> connect claude-code -p pob --global',
+  ];
+  static override enableJsonFlag = true;
+  static override args = { client: Args.string({ description: 'the client', options: [...CLIENT_KINDS], required: true }) };
+  static override flags = {
+    plugins: pluginsFlag('the client gets'),
+    global: Flags.boolean({ description: "Cursor / Claude Code: the user's config instead of this project's" }),
+    name: Flags.string({ description: 'the server name in the client (default mcphost)' }),
+    'dry-run': Flags.boolean({ description: 'print the entry, write nothing' }),
+  };
+
+  // A usage error is exit 1 like every other (until HostCommand's one mapping covers UsageError).
+  protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    if (!(error instanceof UsageError)) return super.catch(error);
+    if (!this.jsonEnabled()) return this.fail(error.message, Exit.USAGE);
+    process.exitCode = Exit.USAGE;
+    this.logJson({ error: { message: error.message, exit: Exit.USAGE } });
+  }
+
+  async run() {
+    const { args, flags } = await this.parse(Connect);
+    const options = this.hostOptions(flags);
+    const report = await connectClient({
+      ...options,
+      client: args.client as ClientKind,
+      plugins: this.splitPlugins(flags.plugins) ?? this.splitPlugins(options.env.MCPHOST_PLUGINS) ?? [],
+      global: flags.global,
+      name: flags.name,
+      dryRun: flags['dry-run'],
+      node: process.execPath,
+      bin: path.join(this.config.root, 'bin', 'run.js'),
+    });
+    if (!this.jsonEnabled()) {
+      const entry = JSON.stringify({ mcpServers: { [report.name]: report.entry } }, null, 2);
+      if (report.command) this.log(`run this to add it to Claude Code for every project:\n${report.command}`);
+      else if (report.outcome === 'not written') this.log(`would write to ${report.file}:\n${entry}`);
+      else this.log(`${report.outcome} ${report.name} in ${report.file}; restart ${report.client} to pick it up`);
+      for (const p of report.doctor.filter((d) => !d.ok))
+        this.logToStderr(`warning: ${p.name} would not work in ${report.client}: ${p.message}`);
+    }
+    return report;
+  }
+}
