@@ -1,0 +1,86 @@
+// Every client snippet in the README's "Connecting clients" that starts mcphost carries what its
+// plugins need: parsed out of the README (JSON blocks, `claude mcp add` and Inspector command
+// lines), each one's plugins and environment go through `doctor` in-process with nothing else
+// set — the environment a client gives a server it starts — and every backend must come out healthy.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { doctorReport } from '../../src/app/inspect.js';
+import { FIXTURES, REPO } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** The README's placeholders, and what stands for them here. */
+const PLACEHOLDERS: Record<string, string> = { '/path/to/godot/doc': path.join(FIXTURES, 'godot/doc4') };
+
+interface Snippet {
+  where: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+function section(name: string): string {
+  const text = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const start = text.indexOf(`## ${name}\n`);
+  return text.slice(start, text.indexOf('\n## ', start + 1));
+}
+
+function snippets(): Snippet[] {
+  const out: Snippet[] = [];
+  for (const [, lang, body] of section('Connecting clients').matchAll(/```(\w+)\n([\s\S]*?)```/g)) {
+    if (lang === 'json') {
+      const servers = (
+        JSON.parse(body) as { mcpServers: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> }
+      ).mcpServers;
+      for (const [name, s] of Object.entries(servers))
+        if (s.command === 'mcphost') out.push({ where: `json ${name}`, args: s.args ?? [], env: s.env ?? {} });
+      continue;
+    }
+    for (const line of body.split('\n')) {
+      const words = line.trim().split(/\s+/);
+      const at = words.indexOf('mcphost', words[0] === 'mcphost' ? 1 : 0);
+      if (!/^(claude mcp add|npx @modelcontextprotocol\/inspector)/.test(line.trim()) || !words.slice(at + 1).includes('serve')) continue;
+      const env: Record<string, string> = {};
+      words.forEach((w, i) => {
+        if (w === '-e' || w === '--env') {
+          const [k, ...v] = words[i + 1].split('=');
+          env[k] = v.join('=');
+        }
+      });
+      // `claude mcp add … <name> -- mcphost serve …`: the command is after `--`; the Inspector's is the first `mcphost`.
+      const command = words.includes('--') ? words.indexOf('--') + 1 : at;
+      out.push({ where: line.trim(), args: words.slice(command + 1), env });
+    }
+  }
+  return out;
+}
+
+function substitute(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => {
+      const unknown = /\/path\/to\/[^\s"]*/.exec(v);
+      if (unknown && !(unknown[0] in PLACEHOLDERS)) throw new Error(`README placeholder ${unknown[0]} has no stand-in in this test`);
+      return [k, PLACEHOLDERS[v] ?? v];
+    }),
+  );
+}
+
+describe("the README's client snippets", () => {
+  const found = snippets();
+
+  it('are found: Claude Code (command line and .mcp.json), Claude Desktop, Cursor and the Inspector', () => {
+    expect(found.length).toBeGreaterThanOrEqual(5);
+    expect(found.every((s) => s.args[0] === 'serve' && s.args.includes('--plugins'))).toBe(true);
+  });
+
+  for (const snippet of found) {
+    it(`carry what their plugins need: ${snippet.where.slice(0, 80)}`, async () => {
+      const t = tempDir();
+      const plugins = snippet.args[snippet.args.indexOf('--plugins') + 1].split(',');
+      const env = { HOME: t.dir, PATH: process.env.PATH, ...substitute(snippet.env) };
+      const report = await doctorReport({ cwd: t.dir, env, plugins, writeLog: () => undefined });
+      expect(report.plugins.map((p) => ({ name: p.name, ok: p.ok, message: p.ok ? '' : p.message }))).toEqual(
+        plugins.map((name) => ({ name, ok: true, message: '' })),
+      );
+    });
+  }
+});
