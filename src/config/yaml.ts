@@ -17,8 +17,9 @@ export function loadYaml(file: string, content: string): unknown {
         file,
       );
     }
-    if (error instanceof RangeError) {
-      throw new ConfigError(`Invalid config in ${file}: nested too deeply to read (${message})`, [], file);
+    // The parser recurses per nesting level; a stack overflow means the file is nested too deeply.
+    if (error instanceof RangeError || /call stack/i.test(message)) {
+      throw new ConfigError(`Invalid config in ${file}: nested too deeply to read; mcphost refuses such a file`, [], file);
     }
     throw new ConfigError(`Cannot read config ${file}: ${message}`, [], file);
   }

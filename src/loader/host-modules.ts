@@ -1,7 +1,7 @@
 // Makes `mcphost`, `mcphost/kit` (and, for a plugin without its own, `zod`) importable by a backend
 // that lives outside this package: registers resolve-hook.ts once, the first time such a backend is
 // imported. Built-in plugins import the host by relative path and never need it.
-import { register } from 'node:module';
+import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { HostModules } from './resolve-hook.js';
 
@@ -22,10 +22,12 @@ export function hostModules(): HostModules {
 
 /**
  * Registers the hook unless already done. Running from TypeScript sources (the in-process tests),
- * Node cannot load the hook file itself, and there is nothing to register.
+ * Node cannot load the hook file itself, and there is nothing to register. Node 20.0–20.5 have no
+ * `module.register`: there a plugin must find `mcphost` itself (`npm link mcphost` in its folder).
  */
 export function provideHostModules(): void {
-  if (registered || !import.meta.url.endsWith('.js')) return;
+  const register = (nodeModule as { register?: typeof nodeModule.register }).register;
+  if (registered || !import.meta.url.endsWith('.js') || typeof register !== 'function') return;
   registered = true;
   register(new URL('./resolve-hook.js', import.meta.url), { data: hostModules() });
 }

@@ -70,7 +70,9 @@ describe('hostile config files', () => {
   it('refuses deep YAML nesting and a .mcprc.js value that contains itself', async () => {
     const t = tempDir();
     t.write('.mcprc.yaml', `plugins:\n  godot:\n    x: ${'['.repeat(2000)}1${']'.repeat(2000)}\n`);
-    expect((await refusal(t.dir)).message).toContain(path.join(t.dir, '.mcprc.yaml'));
+    const deep = await refusal(t.dir);
+    expect(deep.message).toContain(path.join(t.dir, '.mcprc.yaml'));
+    expect(deep.message).toMatch(/nested (too deeply|more than 64 levels)/);
     const js = tempDir();
     js.write('package.json', '{"type":"module"}');
     const file = js.write('.mcprc.js', 'const godot = {}; godot.self = { godot }; export default { plugins: { godot } };\n');
