@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../src/backend/index.js';
 import { analyzeBuild, type BuildAnalysis } from './analyze.js';
+import { bounded } from './bounded.js';
 import { WORKER_HEAP_MB, WORKER_MIN_BYTES } from './limits.js';
 import { parseBuildXml } from './xml.js';
 
@@ -56,7 +57,7 @@ function inWorker(xml: string, field: string, analyze: boolean, signal?: AbortSi
 async function run(xml: string, field: string, analyze: boolean, signal?: AbortSignal): Promise<BuildAnalysis | undefined> {
   if (xml.length >= WORKER_MIN_BYTES && WORKER) return inWorker(xml, field, analyze, signal);
   const root = parseBuildXml(xml, field);
-  return analyze ? analyzeBuild(root) : undefined;
+  return analyze ? bounded(analyzeBuild(root)) : undefined;
 }
 
 /** Checks that `xml` is a Path of Building document; a ToolError names the field and the problem. */
