@@ -175,6 +175,15 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
         `Path of Building did not load the build: it shows ${JSON.stringify(info.name ?? null)} (level ${String(info.level ?? '?')}) instead`,
         { code: 'LOAD_FAILED', data: { info } },
       );
+    // A tree PoB cannot read (an unknown tree version) leaves it on an empty tree; the reason is in
+    // a dialog the fork does not report.
+    const saved = /<Spec\s[^>]*\bnodes="([^"]*)"/.exec(String(p.xml))?.[1]?.split(',').filter(Boolean).length ?? 0;
+    const tree = treeOf((await send('get_tree')).tree);
+    if (saved > 1 && tree.nodes.length <= 1)
+      throw new ToolError(
+        `Path of Building could not load the build's passive tree (${saved} nodes saved, none allocated; an unknown tree version${tree.treeVersion ? `? PoB is on ${tree.treeVersion}` : '?'})`,
+        { code: 'LOAD_FAILED', data: { info } },
+      );
     return info;
   },
   async get_stats(send, p) {

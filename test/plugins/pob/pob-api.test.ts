@@ -239,5 +239,11 @@ describe("the fork's own stdio API, spawned by mcphost", () => {
     expect((await s.ok('pob_lua_set_tree', { classId: 3, ascendClassId: 0, nodes: [1, 2] })).tree.nodes).toEqual([1, 2, WITCH_START]);
     expect((await s.ok('pob_lua_export_build')).xml).toMatch(/nodes="1,2,57264"/);
     expect((await s.ok('pob_lua_start')).restarts).toEqual({ planned: 0, timeouts: 0, crashes: 0 });
+    // The fork answers ok to a build whose tree PoB cannot read; the empty tree gives it away.
+    const unknownTree = await s.fails('pob_lua_load_build', { build_xml: fakeBuild().replace('treeVersion="3_26"', 'treeVersion="9_99"') });
+    expect(unknownTree).toMatchObject({
+      code: 'LOAD_FAILED',
+      message: expect.stringMatching(/could not load the build's passive tree \(5 nodes saved/),
+    });
   });
 });

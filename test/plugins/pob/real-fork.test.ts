@@ -88,6 +88,10 @@ describe.skipIf(!FORK)('pob on the real pob-api fork (stdio)', () => {
       expect(exported.xml).toMatch(/level="90"/);
       await s.ok('pob_lua_load_build', { code: exported.code, name: 'again' });
       expect((await s.ok('pob_lua_get_stats', { fields: FIELDS })).stats).toEqual(stats);
+      const unknownTree = await s.fails('pob_lua_load_build', {
+        build_xml: readFileSync(BUILD, 'utf8').replace(/treeVersion="3_26"/g, 'treeVersion="9_99"'),
+      });
+      expect(unknownTree).toMatchObject({ code: 'LOAD_FAILED', message: expect.stringMatching(/could not load the build's passive tree/) });
     },
     SLOW,
   );
