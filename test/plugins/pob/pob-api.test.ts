@@ -189,6 +189,36 @@ describe('pob_lua_* tools against a PoB GUI serving the fork’s TCP API', () =>
   });
 });
 
+describe('a PoB GUI that stops answering', () => {
+  it('times out, closes the connection, and never takes the late answer for the next call', async () => {
+    const build = new ReplicaBuild();
+    build.loadXml(fakeBuild({ level: 20 }));
+    const replica = await startReplicaTcp({ frameMs: 2, build });
+    const s = await pobSession(tmp.dir, {
+      POB_LUA_ENABLED: '1',
+      POB_API_TCP: '127.0.0.1',
+      POB_API_TCP_PORT: String(replica.port),
+      POB_TIMEOUT_MS: '300',
+    });
+    try {
+      expect((await s.ok('pob_lua_get_build_info')).level).toBe(20);
+      replica.pause();
+      const stuck = await s.fails('pob_lua_get_tree');
+      expect(stuck).toMatchObject({
+        code: 'LUA_TIMEOUT',
+        message: expect.stringMatching(/^PoB at 127.0.0.1:\d+ gave no answer to pob_lua_get_tree within 300 ms; the connection was closed/),
+      });
+      replica.resume();
+      // The paused frame's get_tree is answered on the old connection, which is gone.
+      expect(await s.ok('pob_lua_get_config')).toMatchObject({ input: { enemyLevel: 84 } });
+      expect(replica.connections).toBe(2);
+    } finally {
+      await s.close();
+      await replica.close();
+    }
+  });
+});
+
 describe("the fork's own stdio API, spawned by mcphost", () => {
   const fork = path.join(tmp.dir, 'pob-api-fork/src');
   for (const file of ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', 'API/Handlers.lua']) {

@@ -1,6 +1,7 @@
 // Gating, start-up failures and doctor: each failure is an error that says how to fix it, and the
 // XML tools keep working in the same server. In-process through the host, except where only the
 // real CLI can tell (exit codes, the child's environment).
+import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
@@ -101,7 +102,20 @@ describe('pob Lua start-up failures', () => {
         await s.close();
       }
     };
-    const good = await health({ POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
+    // A luajit that counts its runs: health checks are kept a few seconds, not re-run per request.
+    const runs = path.join(tmp.dir, 'luajit-runs.txt');
+    const counting = tmp.write('counting-luajit', `#!/bin/sh\necho run >> '${runs}'\nexec luajit "$@"\n`);
+    chmodSync(counting, 0o755);
+    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_CMD: counting });
+    let good: Awaited<ReturnType<NonNullable<typeof s.registry>['health']>>['pob'];
+    try {
+      const reports = await Promise.all([1, 2, 3].map(() => s.registry!.health()));
+      good = (await s.registry!.health()).pob;
+      expect(reports.map((r) => r.pob)).toEqual([good, good, good]);
+      expect(readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(2);
+    } finally {
+      await s.close();
+    }
     expect(good.ok).toBe(true);
     expect(good.message).toMatch(
       /XML and Lua tools ready: LuaJIT \S+, lua-zlib ok, PoB 0.0.1-fake at .*; server: mcphost's Lua server \(plugins\/pob\/lua\/server.lua\) over .* \(an unmodified PoB checkout\)/,
