@@ -124,8 +124,8 @@ export class PobBridge {
   private async run(action: string, params: Record<string, unknown>, options: CallOptions & { tool: string }): Promise<unknown> {
     const dialect = await this.prepare(options);
     if (dialect === 'pob-api') {
-      const send = async (name: string, p: Record<string, unknown> = {}): Promise<Answer> => {
-        const answer = await this.send({ action: name, params: p }, options);
+      const send = async (name: string, p: Record<string, unknown> = {}, how: { always?: boolean } = {}): Promise<Answer> => {
+        const answer = await this.send({ action: name, params: p }, how.always ? { ...options, signal: undefined } : options);
         if (answer.ok !== true) throw forkFailure(answer, name);
         return answer;
       };

@@ -7,8 +7,11 @@
 import { ToolError } from '../../src/backend/index.js';
 
 export type Answer = Record<string, unknown>;
-/** Sends one fork action and resolves with its answer when `ok` is true; a refusal is thrown as a ToolError. */
-export type ForkSend = (action: string, params?: Record<string, unknown>) => Promise<Answer>;
+/**
+ * Sends one fork action and resolves with its answer when `ok` is true; a refusal is thrown as a
+ * ToolError. `always` sends it even when the call was cancelled meanwhile (an undo must happen).
+ */
+export type ForkSend = (action: string, params?: Record<string, unknown>, options?: { always?: boolean }) => Promise<Answer>;
 
 /** The stats an edit or a what-if reports when the caller names none (as mcphost's server does). */
 export const HEADLINE = [
@@ -202,7 +205,7 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
     // so every mastery node given would be dropped from the tree.
     if (p.masteryEffects && Object.keys(objectOf(p.masteryEffects)).length > 0)
       throw new ToolError(
-        "masteryEffects: the pob-api fork cannot set mastery effects (its set_tree hands PoB the JSON's string keys, and PoB then drops those mastery nodes); leave masteryEffects out to keep the current choices, or run mcphost's own Lua server (plugins.pob.server: mcphost)",
+        "masteryEffects: over the pob-api fork, pob_lua_set_tree cannot set mastery effects (the fork hands PoB the JSON's string keys, and PoB then drops those mastery nodes); leave masteryEffects out to keep the current choices, or run mcphost's own Lua server (plugins.pob.server: mcphost)",
         { code: 'BAD_PARAMS' },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;
@@ -226,7 +229,7 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
   async update_tree_delta(send, p) {
     if (p.masteryEffects && Object.keys(objectOf(p.masteryEffects)).length > 0)
       throw new ToolError(
-        "masteryEffects: the pob-api fork's update_tree_delta keeps the current mastery choices and takes no new ones (and its set_tree cannot set them either); run mcphost's own Lua server (plugins.pob.server: mcphost) to choose masteries",
+        "masteryEffects: over the pob-api fork, pob_lua_update_tree_delta keeps the current mastery choices and takes no new ones (nor can pob_lua_set_tree set them); run mcphost's own Lua server (plugins.pob.server: mcphost) to choose masteries",
         { code: 'BAD_PARAMS' },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;
@@ -261,15 +264,17 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
     let after = before;
     let changed = tree;
     if (add.length || remove.length) {
-      changed = treeOf((await send('update_tree_delta', { addNodes: add, removeNodes: remove })).tree);
+      // Edit and undo come as a pair: a cancel lands between them, never before the undo.
+      changed = treeOf((await send('update_tree_delta', { addNodes: add, removeNodes: remove }, { always: true })).tree);
       try {
         after = pick(await statsOf(send, fields), fields).values;
       } finally {
         const now = new Set(changed.nodes);
-        await send('update_tree_delta', {
-          addNodes: tree.nodes.filter((id) => !now.has(id)),
-          removeNodes: changed.nodes.filter((id) => !had.has(id)),
-        });
+        await send(
+          'update_tree_delta',
+          { addNodes: tree.nodes.filter((id) => !now.has(id)), removeNodes: changed.nodes.filter((id) => !had.has(id)) },
+          { always: true },
+        );
       }
     }
     const has = new Set(changed.nodes);
@@ -311,7 +316,7 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
     ];
     if (unsupported.length > 0)
       throw new ToolError(
-        `config not changed: the pob-api fork's set_config sets only ${FORK_CONFIG_KEYS.join(', ')}; not ${unsupported.join(', ')}`,
+        `config not changed: over the pob-api fork, pob_lua_set_config sets only ${FORK_CONFIG_KEYS.join(', ')}; not ${unsupported.join(', ')}`,
         { code: 'BAD_CONFIG', data: { unsupported } },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;
@@ -325,6 +330,6 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
 /** Runs one action of mcphost's protocol against the fork; the caller keeps other calls out meanwhile. */
 export function forkAction(send: ForkSend, action: string, params: Params): Promise<unknown> {
   const run = actions[action];
-  if (!run) return Promise.reject(new ToolError(`the pob-api fork has no counterpart of ${action}`, { code: 'UNKNOWN_ACTION' }));
+  if (!run) return Promise.reject(new ToolError(`the pob-api fork cannot serve ${action}`, { code: 'UNKNOWN_ACTION' }));
   return run(send, params);
 }

@@ -219,6 +219,29 @@ describe('a PoB GUI that stops answering', () => {
   });
 });
 
+describe('a what-if cancelled half-way', () => {
+  it('still undoes its edit before the next call runs', async () => {
+    const build = new ReplicaBuild();
+    build.loadXml(fakeBuild({ level: 20 }));
+    const cancel = new AbortController();
+    const replica = await startReplicaTcp({
+      frameMs: 2,
+      build,
+      onRequest: (m: { action: string }) => m.action === 'update_tree_delta' && cancel.abort('the user gave up'),
+    });
+    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_API_TCP: '1', POB_API_TCP_PORT: String(replica.port) });
+    try {
+      const tree = await s.ok('pob_lua_get_tree');
+      const what = s.client.callTool({ name: 'pob_lua_calc_with', arguments: { removeNodes: [1] } }, { signal: cancel.signal });
+      await expect(what).rejects.toThrow();
+      expect(await s.ok('pob_lua_get_tree')).toEqual(tree);
+    } finally {
+      await s.close();
+      await replica.close();
+    }
+  });
+});
+
 describe("the fork's own stdio API, spawned by mcphost", () => {
   const fork = path.join(tmp.dir, 'pob-api-fork/src');
   for (const file of ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', 'API/Handlers.lua']) {
