@@ -5,6 +5,7 @@
 // each action of mcphost's protocol into the fork's actions and its answers into the results the
 // pob_lua_* tools document. What the fork cannot tell is left out; README "pob-api fork" lists it.
 import { ToolError } from '../../src/backend/index.js';
+import { changes, HEADLINE, objectOf, pick, sourcesOf, treeOf, type ForkTree } from './pob-api-values.js';
 
 export type Answer = Record<string, unknown>;
 /**
@@ -13,35 +14,6 @@ export type Answer = Record<string, unknown>;
  */
 export type ForkSend = (action: string, params?: Record<string, unknown>, options?: { always?: boolean }) => Promise<Answer>;
 
-/** The stats an edit or a what-if reports when the caller names none (as mcphost's server does). */
-export const HEADLINE = [
-  'Life',
-  'EnergyShield',
-  'Mana',
-  'Ward',
-  'TotalEHP',
-  'Armour',
-  'Evasion',
-  'FireResist',
-  'ColdResist',
-  'LightningResist',
-  'ChaosResist',
-  'BlockChance',
-  'SpellBlockChance',
-  'SpellSuppressionChance',
-  'TotalDPS',
-  'CombinedDPS',
-  'FullDPS',
-  'TotalDot',
-  'AverageHit',
-  'Speed',
-  'CritChance',
-  'HitChance',
-  'Str',
-  'Dex',
-  'Int',
-];
-
 /** The only inputs the fork's set_config changes (BuildOps.set_config). */
 export const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod', 'enemyLevel'];
 
@@ -49,77 +21,6 @@ export const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod
 export function forkFailure(answer: Answer, action: string): ToolError {
   const text = typeof answer.error === 'string' && answer.error !== '' ? answer.error : `PoB refused ${action} (no reason given)`;
   return new ToolError(text, { code: text.startsWith('unknown action:') ? 'UNKNOWN_ACTION' : 'POB_ERROR', data: { action } });
-}
-
-/** dkjson writes an empty Lua table as `[]`: read it as an empty object. */
-function objectOf(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
-}
-
-const isStat = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || typeof v === 'string';
-
-export interface ForkTree {
-  treeVersion?: string;
-  classId: number;
-  ascendClassId: number;
-  secondaryAscendClassId: number;
-  nodes: number[];
-  masteryEffects: Record<string, number>;
-}
-
-/** BuildOps.get_tree's table, with `masteryEffects` always an object keyed by mastery id. */
-export function treeOf(raw: unknown): ForkTree {
-  const t = objectOf(raw);
-  const nodes = (Array.isArray(t.nodes) ? t.nodes : []).map(Number).filter(Number.isFinite);
-  const masteryEffects: Record<string, number> = {};
-  for (const [id, effect] of Object.entries(objectOf(t.masteryEffects))) masteryEffects[String(id)] = Number(effect);
-  return {
-    ...(typeof t.treeVersion === 'string' ? { treeVersion: t.treeVersion } : {}),
-    classId: Number(t.classId ?? 0),
-    ascendClassId: Number(t.ascendClassId ?? 0),
-    secondaryAscendClassId: Number(t.secondaryAscendClassId ?? 0),
-    nodes: nodes.sort((a, b) => a - b),
-    masteryEffects,
-  };
-}
-
-/** The fork looks stats up by top-level key only: a dotted name (`Minion.Life`) or a weapon stat (`MainHandAccuracy`) needs its parent table. */
-function sourcesOf(name: string): string[] {
-  const out = [name.split('.')[0]!];
-  const weapon = /^(MainHand|OffHand)(.+)$/.exec(name);
-  if (weapon) out.push(weapon[1]!);
-  return out;
-}
-
-function resolve(output: Record<string, unknown>, name: string): unknown {
-  const direct = output[name];
-  if (direct !== undefined && (typeof direct !== 'object' || direct === null)) return direct;
-  let cur: unknown = output;
-  for (const part of name.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[part] : undefined;
-  if (cur !== undefined && typeof cur !== 'object') return cur;
-  const weapon = /^(MainHand|OffHand)(.+)$/.exec(name);
-  return weapon ? objectOf(output[weapon[1]!])[weapon[2]!] : undefined;
-}
-
-export function pick(output: Record<string, unknown>, fields: string[]): { values: Record<string, unknown>; missing: string[] } {
-  const values: Record<string, unknown> = {};
-  const missing: string[] = [];
-  for (const name of fields) {
-    const v = resolve(output, name);
-    if (isStat(v)) values[name] = v;
-    else missing.push(name);
-  }
-  return { values, missing };
-}
-
-function changes(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]) {
-  const out: Record<string, { before: number; after: number; delta: number }> = {};
-  for (const name of fields) {
-    const b = before[name];
-    const a = after[name];
-    if (typeof a === 'number' && typeof b === 'number' && a !== b) out[name] = { before: b, after: a, delta: a - b };
-  }
-  return out;
 }
 
 /** The named stats, read with get_stats (which makes PoB rebuild its output first). */
