@@ -129,9 +129,15 @@ export class PobBridge {
         if (answer.ok !== true) throw forkFailure(answer, name);
         return answer;
       };
-      const result = await forkAction(send, action, params);
-      if (action === 'load_build_xml') this.loaded = true;
-      return result;
+      try {
+        const result = await forkAction(send, action, params);
+        if (action === 'load_build_xml') this.loaded = true;
+        return result;
+      } catch (error) {
+        // PoB is left on an empty build: nothing to carry over a restart.
+        if (action === 'load_build_xml') this.loaded = false;
+        throw error;
+      }
     }
     const answer = (await this.send({ action, params }, options)) as OwnAnswer;
     this.lastLuaMs = typeof answer.ms === 'number' ? answer.ms : undefined;
