@@ -1,9 +1,10 @@
-// A build argument is raw XML, a share code, or the path of a file holding either.
-import { readFileSync, statSync } from 'node:fs';
+// A build argument is raw XML, a share code, or the path of a file holding either. Reading it
+// never blocks the event loop on a large input, and anything past the size cap is refused.
+import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../../src/backend/index.js';
+import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
-import { parseBuildXml, type XmlElement } from './xml.js';
 
 export type BuildSource = 'xml' | 'code' | 'file';
 
@@ -14,21 +15,16 @@ export interface BuildText {
   file?: string;
 }
 
-export interface ParsedBuild extends BuildText {
-  root: XmlElement;
-}
-
-const MAX_FILE_BYTES = 32 * 1024 * 1024;
-
 function isXml(text: string): boolean {
   return /^\uFEFF?\s*</.test(text);
 }
 
-function fileAt(candidate: string): string | undefined {
+async function fileAt(candidate: string): Promise<{ file: string; size: number } | undefined> {
   if (candidate.length > 4096 || candidate.includes('\n')) return undefined;
   try {
     const resolved = path.resolve(candidate);
-    return statSync(resolved).isFile() ? resolved : undefined;
+    const info = await stat(resolved);
+    return info.isFile() ? { file: resolved, size: info.size } : undefined;
   } catch {
     return undefined;
   }
@@ -39,22 +35,19 @@ function looksLikePath(text: string): boolean {
 }
 
 /** Turns a build argument into XML text (not yet checked to be a PoB document). */
-export function readBuildText(input: string, field = 'build'): BuildText {
+export async function readBuildText(input: string, field = 'build'): Promise<BuildText> {
+  if (input.length > MAX_XML_BYTES) throw tooLarge(field, `it is ${input.length} characters long`);
   const text = input.trim();
   if (text === '')
     throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
-  const file = fileAt(text);
-  if (file) {
-    const size = statSync(file).size;
-    if (size > MAX_FILE_BYTES)
-      throw new ToolError(`${field}: ${file} is ${size} bytes, more than a build file can be`, {
-        code: 'BAD_BUILD',
-        data: { field, file },
-      });
-    const content = readFileSync(file, 'utf8').trim();
+  const found = await fileAt(text);
+  if (found) {
+    const { file, size } = found;
+    if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
+    const content = (await readFile(file, 'utf8')).trim();
     if (isXml(content)) return { xml: content, source: 'file', file };
-    if (looksLikeShareCode(content)) return { xml: decodeShareCode(content, `${field} (${file})`), source: 'file', file };
+    if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${file})`), source: 'file', file };
     throw new ToolError(`${field}: ${file} holds neither build XML nor a share code`, { code: 'BAD_BUILD', data: { field, file } });
   }
   if (/^https?:\/\//i.test(text)) {
@@ -66,11 +59,5 @@ export function readBuildText(input: string, field = 'build'): BuildText {
   if (looksLikePath(text) && !looksLikeShareCode(text)) {
     throw new ToolError(`${field}: no such file: ${path.resolve(text)}`, { code: 'NOT_FOUND', data: { field, file: path.resolve(text) } });
   }
-  return { xml: decodeShareCode(text, field), source: 'code' };
-}
-
-/** Reads and parses a build argument; every failure names the field and what was expected. */
-export function readBuild(input: string, field = 'build'): ParsedBuild {
-  const text = readBuildText(input, field);
-  return { ...text, root: parseBuildXml(text.xml, field) };
+  return { xml: await decodeShareCode(text, field), source: 'code' };
 }

@@ -6,7 +6,25 @@ export const configSchema = z.object({
   pobPath: configPath()
     .optional()
     .describe('Path of Building Community checkout or install: the folder holding src/HeadlessWrapper.lua and runtime/lua/ (env POB_PATH)'),
+  forkPath: configPath()
+    .optional()
+    .describe(
+      "the pob-api fork's src folder (holds HeadlessWrapper.lua and API/Handlers.lua): its own stdio API is run (env POB_FORK_PATH; default ~/Projects/pob-api-fork/src when pobPath is unset)",
+    ),
+  server: z
+    .enum(['auto', 'mcphost', 'pob-api'])
+    .default('auto')
+    .describe(
+      "which Lua server runs PoB: mcphost's own, the pob-api fork's own stdio API, or auto (the fork's when POB_ARGS is set or the folder holds the fork's API; mcphost's on an unmodified PoB) (env POB_SERVER)",
+    ),
   cmd: z.string().min(1).default('luajit').describe('LuaJIT command that runs PoB (env POB_CMD)'),
+  args: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "arguments of the fork's API command, split on spaces; setting it runs the fork's stdio API (env POB_ARGS; default HeadlessWrapper.lua)",
+    ),
   timeoutMs: z
     .number()
     .int()
@@ -32,11 +50,15 @@ export const configSchema = z.object({
     ),
   tcp: z
     .object({
-      host: z.string().min(1).default('127.0.0.1').describe('host of a PoB GUI running the JSON-lines API (env POB_API_TCP)'),
+      host: z
+        .string()
+        .min(1)
+        .default('127.0.0.1')
+        .describe("host of a PoB GUI serving the pob-api fork's TCP API (or mcphost's protocol) (env POB_API_TCP)"),
       port: z.number().int().min(1).max(65535).default(31337).describe('its port (env POB_API_TCP_PORT)'),
     })
     .optional()
-    .describe('talk to a PoB GUI that runs the same JSON-lines API instead of spawning luajit'),
+    .describe("talk to a PoB GUI running the pob-api fork's TCP API instead of spawning luajit"),
   lua: z
     .object({ enabled: z.boolean().default(false).describe('list the pob_lua_* tools (env POB_LUA_ENABLED)') })
     .prefault({})
@@ -47,7 +69,10 @@ export type PobConfig = z.output<typeof configSchema>;
 
 export const configEnv: Record<string, string> = {
   pobPath: 'POB_PATH',
+  forkPath: 'POB_FORK_PATH',
+  server: 'POB_SERVER',
   cmd: 'POB_CMD',
+  args: 'POB_ARGS',
   timeoutMs: 'POB_TIMEOUT_MS',
   startTimeoutMs: 'POB_START_TIMEOUT_MS',
   restartAfterLoads: 'POB_RESTART_AFTER_LOADS',

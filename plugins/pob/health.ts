@@ -1,10 +1,14 @@
-// `mcphost doctor` for pob: luajit and lua-zlib present, the PoB path valid and its version, or
-// the PoB GUI reachable in TCP mode; each problem comes with its fix.
+// `mcphost doctor` (and /health) for pob: luajit and lua-zlib present, which Lua server runs PoB
+// and its folder valid, or the PoB GUI reachable in TCP mode; each problem comes with its fix.
+// A report is kept a few seconds: checking runs luajit twice, and /health may be polled often.
 import { execa } from 'execa';
 import type { HealthReport } from '../../src/backend/index.js';
 import type { PobBridge } from './bridge.js';
 import { linkOf, type PobConfig } from './config.js';
-import { checkPobPath, INSTALL_HINT } from './pob-files.js';
+import { checkForkPath, checkPobPath, INSTALL_HINT } from './pob-files.js';
+import { chooseServer, describeServer } from './server-choice.js';
+
+export const HEALTH_CACHE_MS = 5_000;
 
 async function luajitVersion(cmd: string): Promise<{ version?: string; problem?: string }> {
   const run = await execa(cmd, ['-v'], { reject: false, timeout: 3_000, stdin: 'ignore' });
@@ -19,39 +23,71 @@ async function hasZlib(cmd: string): Promise<boolean> {
   return run.exitCode === 0;
 }
 
-export async function pobHealth(config: PobConfig, bridge: PobBridge | undefined): Promise<HealthReport> {
-  const enabled = config.lua.enabled;
-  const off = 'Lua tools off (set plugins.pob.lua.enabled: true or POB_LUA_ENABLED=1 to list them)';
-  const link = linkOf(config);
-  if (link.kind === 'tcp') {
-    if (!enabled) return { ok: true, message: `XML tools ready; ${off}`, detail: { lua: false, tcp: `${link.host}:${link.port}` } };
-    try {
-      const status = await bridge!.start();
-      return { ok: true, message: `XML tools ready; PoB GUI answers at ${link.host}:${link.port}`, detail: { lua: true, ...status } };
-    } catch (error) {
-      return { ok: false, message: (error as Error).message, detail: { lua: true, tcp: `${link.host}:${link.port}` } };
-    }
+async function tcpHealth(config: PobConfig, bridge: PobBridge | undefined): Promise<HealthReport> {
+  const link = linkOf(config) as { host: string; port: number };
+  const endpoint = `${link.host}:${link.port}`;
+  if (!config.lua.enabled) return { ok: true, message: `XML tools ready; ${OFF}`, detail: { lua: false, tcp: endpoint } };
+  try {
+    const status = await bridge!.start();
+    const speaks = status.server === 'pob-api' ? "the pob-api fork's TCP API" : "mcphost's protocol";
+    return { ok: true, message: `XML tools ready; PoB GUI answers at ${endpoint} (${speaks})`, detail: { lua: true, ...status } };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message, detail: { lua: true, tcp: endpoint } };
   }
-  const [lj, pob] = await Promise.all([luajitVersion(config.cmd), Promise.resolve(checkPobPath(config.pobPath))]);
+}
+
+const OFF = 'Lua tools off (set plugins.pob.lua.enabled: true or POB_LUA_ENABLED=1 to list them)';
+
+export async function pobHealth(config: PobConfig, bridge: PobBridge | undefined): Promise<HealthReport> {
+  if (linkOf(config).kind === 'tcp') return tcpHealth(config, bridge);
+  const enabled = config.lua.enabled;
+  const choice = bridge?.choice ?? chooseServer(config);
+  const pob = choice.kind === 'mcphost' ? checkPobPath(choice.pobPath) : checkForkPath(choice.src);
+  const lj = await luajitVersion(config.cmd);
   const zlib = lj.version ? await hasZlib(config.cmd) : false;
   const problems: string[] = [];
   if (lj.problem) problems.push(lj.problem);
-  else if (!zlib) problems.push('lua-zlib is missing for LuaJIT: install it with `apt-get install lua-zlib`');
+  // The fork's own API does not use lua-zlib (its Inflate tries zlib1 through the FFI).
+  else if (!zlib && choice.kind === 'mcphost') problems.push('lua-zlib is missing for LuaJIT: install it with `apt-get install lua-zlib`');
   if (!pob.ok) problems.push(pob.problem!);
   const running = bridge?.status();
+  const server = describeServer(choice, config.cmd);
   const detail = {
     lua: enabled,
+    server: choice.kind,
+    serverReason: choice.why,
     luajit: lj.version ?? null,
     luaZlib: zlib,
-    pobPath: config.pobPath ?? null,
+    pobPath: choice.kind === 'mcphost' ? (choice.pobPath ?? null) : null,
+    ...(choice.kind === 'pob-api' ? { forkPath: choice.src, args: choice.args } : {}),
     pobPathOk: pob.ok,
     missing: pob.missing,
     pobVersion: pob.version ?? null,
     running: running?.running ?? false,
     ...(running?.pid ? { pid: running.pid } : {}),
   };
-  const found = `${lj.version ?? 'no luajit'}, lua-zlib ${zlib ? 'ok' : 'missing'}, ${pob.ok ? `PoB ${pob.version ?? '(version unknown)'} at ${config.pobPath}` : 'no PoB'}`;
-  if (!enabled) return { ok: true, message: `XML tools ready; ${off}. Found: ${found}`, detail };
+  const found = `${lj.version ?? 'no luajit'}, lua-zlib ${zlib ? 'ok' : 'missing'}, ${pob.ok ? `PoB ${pob.version ?? '(version unknown)'} at ${pob.path}` : 'no PoB'}`;
+  if (!enabled) return { ok: true, message: `XML tools ready; ${OFF}. Found: ${found}`, detail };
   if (problems.length) return { ok: false, message: `XML tools ready; Lua tools cannot start: ${problems.join('; ')}`, detail };
-  return { ok: true, message: `XML and Lua tools ready: ${found}${running?.running ? ` (running, pid ${running.pid})` : ''}`, detail };
+  return {
+    ok: true,
+    message: `XML and Lua tools ready: ${found}; server: ${server}${running?.running ? ` (running, pid ${running.pid})` : ''}`,
+    detail,
+  };
+}
+
+/** Keeps one report for `ttlMs`; callers arriving while a check runs share it. */
+export function cachedHealth(
+  check: () => Promise<HealthReport>,
+  ttlMs = HEALTH_CACHE_MS,
+  now = () => Date.now(),
+): () => Promise<HealthReport> {
+  let last: { at: number; report: Promise<HealthReport> } | undefined;
+  return () => {
+    if (last && now() - last.at < ttlMs) return last.report;
+    const report = check();
+    last = { at: now(), report };
+    report.catch(() => (last = undefined));
+    return report;
+  };
 }

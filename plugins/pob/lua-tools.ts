@@ -3,12 +3,12 @@
 import path from 'node:path';
 import * as z from 'zod';
 import { defineTool, structured, type ToolDef } from '../../src/backend/index.js';
-import type { PobBridge } from './bridge.js';
+import type { CallOptions, PobBridge } from './bridge.js';
 import { readBuildText } from './build-input.js';
 import type { PobConfig } from './config.js';
+import { checkBuildXml } from './parse-job.js';
 import { encodeShareCode } from './share-code.js';
 import { renderVerify, verifyBuild } from './verify.js';
-import { parseBuildXml } from './xml.js';
 
 const nodeIds = (what: string) => z.array(z.number().int().positive()).describe(what);
 const masteryEffects = z
@@ -26,7 +26,9 @@ const edits = { readOnlyHint: false, destructiveHint: false, idempotentHint: fal
 export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef<PobConfig, any>[] {
   // A call may include a start, a planned restart that carries the build over, and the request.
   const timeoutMs = config.startTimeoutMs + config.timeoutMs * 4;
-  const call = (action: string, params: Record<string, unknown>, signal: AbortSignal) => getBridge().call(action, params, { signal });
+  type Ctx = { signal: AbortSignal; progress?: CallOptions['progress'] };
+  const call = (action: string, params: Record<string, unknown>, ctx: Ctx) =>
+    getBridge().call(action, params, { signal: ctx.signal, progress: ctx.progress });
   const tools = [
     defineTool({
       name: 'lua_start',
@@ -36,18 +38,23 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       input: z.object({}),
       annotations: { ...reads, idempotentHint: true },
       handler: async (_args, ctx) => {
-        await getBridge().start({ signal: ctx.signal });
-        const version = await call('version', {}, ctx.signal);
+        await getBridge().start({ signal: ctx.signal, progress: ctx.progress });
+        const version = await call('version', {}, ctx);
         return { ...getBridge().status(), version };
       },
     }),
     defineTool({
       name: 'lua_stop',
       title: 'Stop PoB',
-      description: 'Stops the PoB Lua process (the loaded build is dropped); safe to call when it is not running.',
+      description:
+        'Stops the PoB Lua process (the loaded build is dropped); safe to call when it is not running. With a PoB GUI (tcp) it only disconnects: PoB keeps running with its build.',
       input: z.object({}),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      handler: async () => ({ stopped: await getBridge().stop() }),
+      handler: async () => {
+        const bridge = getBridge();
+        const was = await bridge.stop();
+        return bridge.mode === 'tcp' ? { stopped: false, disconnected: was } : { stopped: was };
+      },
     }),
     defineTool({
       name: 'lua_load_build',
@@ -62,10 +69,11 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         .refine((a) => (a.build_xml === undefined) !== (a.code === undefined), { message: 'give exactly one of build_xml or code' }),
       annotations: edits,
       handler: async ({ build_xml, code, name }, ctx) => {
-        const text = readBuildText((build_xml ?? code)!, build_xml !== undefined ? 'build_xml' : 'code');
-        parseBuildXml(text.xml, build_xml !== undefined ? 'build_xml' : 'code');
+        const field = build_xml !== undefined ? 'build_xml' : 'code';
+        const text = await readBuildText((build_xml ?? code)!, field);
+        await checkBuildXml(text.xml, field, ctx.signal);
         const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
-        return call('load_build_xml', { xml: text.xml, ...(label ? { name: label } : {}) }, ctx.signal);
+        return call('load_build_xml', { xml: text.xml, ...(label ? { name: label } : {}) }, ctx);
       },
     }),
     defineTool({
@@ -74,8 +82,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description: "PoB's computed stats of the loaded build: every numeric stat (600-700), or the named fields.",
       input: z.object({ fields, display: z.boolean().optional().describe("also list PoB's sidebar stats with their labels") }),
       annotations: reads,
-      handler: ({ fields: f, display }, ctx) =>
-        call('get_stats', { ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx.signal),
+      handler: ({ fields: f, display }, ctx) => call('get_stats', { ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx),
     }),
     defineTool({
       name: 'lua_get_tree',
@@ -84,7 +91,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         'The passive tree of the loaded build: version, class, ascendancy, allocated node ids, masteries, keystones and notables, jewels, points, tree URL.',
       input: z.object({}),
       annotations: reads,
-      handler: (_args, ctx) => call('get_tree', {}, ctx.signal),
+      handler: (_args, ctx) => call('get_tree', {}, ctx),
     }),
     defineTool({
       name: 'lua_set_tree',
@@ -109,7 +116,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         fields,
       }),
       annotations: edits,
-      handler: (args, ctx) => call('set_tree', args, ctx.signal),
+      handler: (args, ctx) => call('set_tree', args, ctx),
     }),
     defineTool({
       name: 'lua_update_tree_delta',
@@ -127,7 +134,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
           message: 'give addNodes, removeNodes or masteryEffects',
         }),
       annotations: edits,
-      handler: (args, ctx) => call('update_tree_delta', args, ctx.signal),
+      handler: (args, ctx) => call('update_tree_delta', args, ctx),
     }),
     defineTool({
       name: 'lua_calc_with',
@@ -143,7 +150,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         })
         .refine((a) => a.addNodes?.length || a.removeNodes?.length, { message: 'give addNodes or removeNodes' }),
       annotations: reads,
-      handler: (args, ctx) => call('calc_with', args, ctx.signal),
+      handler: (args, ctx) => call('calc_with', args, ctx),
     }),
     defineTool({
       name: 'lua_export_build',
@@ -152,8 +159,8 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       input: z.object({}),
       annotations: reads,
       handler: async (_args, ctx) => {
-        const { xml } = (await call('export_build_xml', {}, ctx.signal)) as { xml: string };
-        const code = encodeShareCode(xml);
+        const { xml } = (await call('export_build_xml', {}, ctx)) as { xml: string };
+        const code = await encodeShareCode(xml);
         return structured(
           { code, xml },
           `share code (${code.length} characters; the XML, ${xml.length} characters, is in the structured result):\n${code}`,
@@ -167,7 +174,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         'Class, ascendancy, level, bandit/pantheon, main skill, socket groups with gems, and equipped items of the loaded build, as PoB sees them.',
       input: z.object({}),
       annotations: reads,
-      handler: (_args, ctx) => call('get_build_info', {}, ctx.signal),
+      handler: (_args, ctx) => call('get_build_info', {}, ctx),
     }),
     defineTool({
       name: 'lua_set_level',
@@ -175,7 +182,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description: 'Sets the character level (1-100), recalculates, and reports what changed.',
       input: z.object({ level: z.number().int().min(1).max(100).describe('character level'), fields }),
       annotations: edits,
-      handler: (args, ctx) => call('set_level', args, ctx.signal),
+      handler: (args, ctx) => call('set_level', args, ctx),
     }),
     defineTool({
       name: 'lua_get_config',
@@ -183,7 +190,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description: "The loaded build's configuration inputs (PoB's Configuration tab) and placeholders.",
       input: z.object({}),
       annotations: reads,
-      handler: (_args, ctx) => call('get_config', {}, ctx.signal),
+      handler: (_args, ctx) => call('get_config', {}, ctx),
     }),
     defineTool({
       name: 'lua_set_config',
@@ -203,7 +210,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         const clear = Object.entries(input)
           .filter(([, v]) => v === null)
           .map(([k]) => k);
-        return call('set_config', { input: set, clear, ...(f ? { fields: f } : {}) }, ctx.signal);
+        return call('set_config', { input: set, clear, ...(f ? { fields: f } : {}) }, ctx);
       },
     }),
     defineTool({
@@ -217,7 +224,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       }),
       annotations: edits,
       handler: async ({ build, tolerance }, ctx) => {
-        const report = await verifyBuild(getBridge(), build, tolerance, ctx.signal);
+        const report = await verifyBuild(getBridge(), build, tolerance, ctx.signal, ctx.progress);
         return structured({ ...report }, renderVerify(report));
       },
     }),

@@ -8,7 +8,7 @@ export const REQUIRED_FILES = ['src/HeadlessWrapper.lua', 'src/Launch.lua', 'run
 
 export const INSTALL_HINT = 'install LuaJIT and lua-zlib (`apt-get install luajit lua-zlib`)';
 export const PATH_HINT =
-  'set plugins.pob.pobPath in .mcprc (or POB_PATH) to a Path of Building Community checkout, e.g. `git clone https://github.com/PathOfBuildingCommunity/PathOfBuilding`';
+  "set plugins.pob.pobPath in .mcprc (or POB_PATH) to a Path of Building Community checkout, e.g. `git clone https://github.com/PathOfBuildingCommunity/PathOfBuilding` (or POB_FORK_PATH to the pob-api fork's src folder)";
 
 export interface PobPathCheck {
   ok: boolean;
@@ -61,4 +61,42 @@ export function spawnEnvironment(
   const env: Record<string, string | undefined> = { ...base, LUA_PATH: `${dir}/?.lua;../runtime/lua/?.lua;../runtime/lua/?/init.lua;;` };
   delete env.CI;
   return { cwd: path.join(pobPath, 'src'), env, script: path.join(dir, 'server.lua') };
+}
+
+/** What marks a folder as the pob-api fork's src (charleslucas/PathOfBuilding and its kin). */
+export const FORK_MARKER = 'API/Handlers.lua';
+/** Files the fork's stdio API needs, relative to its src folder. */
+export const FORK_FILES = ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', FORK_MARKER];
+
+export function holdsForkApi(src: string | undefined): boolean {
+  return src !== undefined && existsSync(path.join(src, FORK_MARKER));
+}
+
+/** Checks the fork's src folder; the PoB version comes from the checkout's manifest.xml. */
+export function checkForkPath(src: string): PobPathCheck {
+  const missing = FORK_FILES.filter((f) => !existsSync(path.join(src, f)));
+  if (missing.length > 0) {
+    const what = existsSync(src) ? `${src} is not the pob-api fork's src folder: it lacks ${missing.join(', ')}` : `${src} does not exist`;
+    return {
+      ok: false,
+      path: src,
+      missing,
+      problem: `${what}; set plugins.pob.forkPath (POB_FORK_PATH) to the fork's src folder, or plugins.pob.server: mcphost (POB_SERVER) to run mcphost's own Lua server`,
+    };
+  }
+  return { ok: true, path: src, missing, version: pobVersion(path.dirname(src)) };
+}
+
+/**
+ * How the fork's own stdio API is spawned: cwd its src folder, `POB_API_STDIO=1` (its
+ * HeadlessWrapper.lua then runs API/Server.lua), our pure-Lua `lua-utf8` stand-in reachable (the
+ * C rock is in neither Debian nor npm), no `CI`.
+ */
+export function forkSpawnEnvironment(
+  src: string,
+  base: NodeJS.ProcessEnv = process.env,
+): { cwd: string; env: Record<string, string | undefined> } {
+  const env: Record<string, string | undefined> = { ...base, POB_API_STDIO: '1', LUA_PATH: `${luaDir()}/?.lua;;` };
+  delete env.CI;
+  return { cwd: src, env };
 }

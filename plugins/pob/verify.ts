@@ -1,9 +1,9 @@
 // lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
 // recomputed value, to tell whether the user's PoB version and ours agree.
 import { ToolError } from '../../src/backend/index.js';
-import { analyzeBuild } from './analyze.js';
-import type { PobBridge } from './bridge.js';
-import { readBuild } from './build-input.js';
+import type { CallOptions, PobBridge } from './bridge.js';
+import { readBuildText } from './build-input.js';
+import { analyzeBuildXml } from './parse-job.js';
 import { formatNumber } from './render.js';
 
 export interface VerifyRow {
@@ -30,9 +30,15 @@ export function relativeDifference(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
 }
 
-export async function verifyBuild(bridge: PobBridge, build: string, tolerance: number, signal?: AbortSignal): Promise<VerifyReport> {
-  const parsed = readBuild(build, 'build');
-  const analysis = analyzeBuild(parsed.root);
+export async function verifyBuild(
+  bridge: PobBridge,
+  build: string,
+  tolerance: number,
+  signal?: AbortSignal,
+  progress?: CallOptions['progress'],
+): Promise<VerifyReport> {
+  const text = await readBuildText(build, 'build');
+  const analysis = await analyzeBuildXml(text.xml, 'build', signal);
   const saved: Record<string, number> = { ...analysis.stats };
   for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;
   const names = Object.keys(saved);
@@ -41,9 +47,10 @@ export async function verifyBuild(bridge: PobBridge, build: string, tolerance: n
       code: 'NO_SAVED_STATS',
     });
   }
-  await bridge.call('load_build_xml', { xml: parsed.xml, name: 'verify' }, { signal });
-  const { stats } = await bridge.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, { signal });
-  const version = await bridge.call<{ pob?: { version?: string } }>('version', {}, { signal }).catch(() => undefined);
+  const options = { signal, progress, tool: 'pob_lua_verify_build' };
+  await bridge.call('load_build_xml', { xml: text.xml, name: 'verify' }, options);
+  const { stats } = await bridge.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, options);
+  const version = await bridge.call<{ pob?: { version?: string } }>('version', {}, options).catch(() => undefined);
   const rows: VerifyRow[] = names.map((stat) => {
     const value = stats[stat];
     if (typeof value !== 'number') return { stat, saved: saved[stat], ok: false };

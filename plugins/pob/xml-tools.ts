@@ -1,12 +1,11 @@
 // The tools that need no luajit: decode, encode, analyze, compare.
 import * as z from 'zod';
 import { defineTool, structured, ToolError } from '../../src/backend/index.js';
-import { analyzeBuild } from './analyze.js';
-import { readBuild, readBuildText } from './build-input.js';
+import { readBuildText } from './build-input.js';
 import { compareBuilds } from './compare.js';
+import { analyzeBuildXml, checkBuildXml } from './parse-job.js';
 import { renderAnalysis, renderComparison } from './render.js';
 import { encodeShareCode } from './share-code.js';
-import { parseBuildXml } from './xml.js';
 
 const buildArg = (what: string) =>
   z
@@ -25,8 +24,9 @@ export const xmlTools = [
       code: z.string().min(1).describe('share code (URL-safe base64 of zlib-deflated build XML), or the path of a file holding one'),
     }),
     annotations: readOnly,
-    handler: ({ code }) => {
-      const build = readBuild(code, 'code');
+    handler: async ({ code }, ctx) => {
+      const build = await readBuildText(code, 'code');
+      await checkBuildXml(build.xml, 'code', ctx.signal);
       return build.xml;
     },
   }),
@@ -36,11 +36,11 @@ export const xmlTools = [
     description: 'Turns Path of Building build XML (or a file holding it) into a share code PoB can import.',
     input: z.object({ xml: z.string().min(1).describe('build XML (<PathOfBuilding> document), or the path of a file holding it') }),
     annotations: readOnly,
-    handler: ({ xml }) => {
-      const text = readBuildText(xml, 'xml');
+    handler: async ({ xml }, ctx) => {
+      const text = await readBuildText(xml, 'xml');
       if (text.source === 'code')
         throw new ToolError('xml: this is already a share code; pass build XML (or decode it first with pob_decode)', { code: 'BAD_XML' });
-      parseBuildXml(text.xml, 'xml');
+      await checkBuildXml(text.xml, 'xml', ctx.signal);
       return encodeShareCode(text.xml);
     },
   }),
@@ -51,10 +51,10 @@ export const xmlTools = [
       'Reads a Path of Building build without running PoB: class, ascendancy, level, bandit/pantheon, main skill, every socket group with its gems, equipped items with their mods, the passive tree (version, class, nodes, masteries, jewels), config inputs, and the <PlayerStat> values PoB saved in the XML.',
     input: z.object({ build: buildArg('the build') }),
     annotations: readOnly,
-    handler: ({ build }) => {
-      const parsed = readBuild(build, 'build');
-      const analysis = analyzeBuild(parsed.root);
-      return structured({ source: parsed.source, ...(parsed.file ? { file: parsed.file } : {}), ...analysis }, renderAnalysis(analysis));
+    handler: async ({ build }, ctx) => {
+      const text = await readBuildText(build, 'build');
+      const analysis = await analyzeBuildXml(text.xml, 'build', ctx.signal);
+      return structured({ source: text.source, ...(text.file ? { file: text.file } : {}), ...analysis }, renderAnalysis(analysis));
     },
   }),
   defineTool({
@@ -64,8 +64,10 @@ export const xmlTools = [
       'Differences between two builds as saved: stat deltas (<PlayerStat>), tree nodes added/removed, gems and items changed, config changes.',
     input: z.object({ a: buildArg('the first build'), b: buildArg('the second build') }),
     annotations: readOnly,
-    handler: ({ a, b }) => {
-      const comparison = compareBuilds(analyzeBuild(readBuild(a, 'a').root), analyzeBuild(readBuild(b, 'b').root));
+    handler: async ({ a, b }, ctx) => {
+      const [ta, tb] = await Promise.all([readBuildText(a, 'a'), readBuildText(b, 'b')]);
+      const [aa, ab] = await Promise.all([analyzeBuildXml(ta.xml, 'a', ctx.signal), analyzeBuildXml(tb.xml, 'b', ctx.signal)]);
+      const comparison = compareBuilds(aa, ab);
       return structured({ ...comparison }, renderComparison(comparison));
     },
   }),

@@ -74,4 +74,47 @@ describe('JsonLinesPeer', () => {
     await expect(p).rejects.toBe(reason);
     await expect(peer.request({ id: 2 })).rejects.toBe(reason);
   });
+
+  it('fifo: answers without an id settle the oldest request, ids still match by id', async () => {
+    const written: string[] = [];
+    const strays: string[] = [];
+    const peer = new JsonLinesPeer({ write: (l) => void written.push(l), onStray: (_l, r) => void strays.push(r), fifo: true });
+    const a = peer.request({ id: 1, action: 'a' });
+    const b = peer.request({ id: 2, action: 'b' });
+    const c = peer.request({ id: 3, action: 'c' });
+    peer.receive('{"id":3,"ok":true}\n{"ok":"first"}\n{"ok":"second"}\n');
+    expect(await c).toEqual({ id: 3, ok: true });
+    expect(await a).toEqual({ ok: 'first' });
+    expect(await b).toEqual({ ok: 'second' });
+    peer.receive('{"ok":"nobody asked"}\n');
+    expect(strays).toEqual(['no id']);
+  });
+
+  it('fifo: a request given up on keeps its place, so its late answer is not taken for the next one', async () => {
+    const strays: string[] = [];
+    const peer = new JsonLinesPeer({ write: () => undefined, onStray: (_l, r) => void strays.push(r), fifo: true });
+    const ac = new AbortController();
+    const slow = peer.request({ id: 1 }, { signal: ac.signal });
+    const timed = peer.request({ id: 2 }, { timeoutMs: 5 });
+    const next = peer.request({ id: 3 });
+    ac.abort();
+    await expect(slow).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(timed).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(peer.inFlight).toBe(3);
+    peer.receive('{"late":1}\n{"late":2}\n{"mine":3}\n');
+    expect(await next).toEqual({ mine: 3 });
+    expect(strays).toEqual(['answer to request 1, given up on before', 'answer to request 2, given up on before']);
+    expect(peer.inFlight).toBe(0);
+  });
+
+  it('keeps a greeting on the first line as the banner, never as an answer', async () => {
+    const peer = new JsonLinesPeer({ write: () => undefined, fifo: true, isBanner: (m) => m.ready === true && !('id' in m) });
+    const p = peer.request({ id: 1 });
+    peer.receive('{"ok":true,"ready":true,"version":{"number":"2.56.0"}}\n{"ok":true,"pong":true}\n');
+    expect(peer.banner).toMatchObject({ ready: true });
+    expect(await p).toEqual({ ok: true, pong: true });
+    const q = peer.request({ id: 2 });
+    peer.receive('{"ok":true,"ready":true}\n');
+    expect(await q).toEqual({ ok: true, ready: true });
+  });
 });

@@ -9,6 +9,24 @@ const mode = process.env.MODE || 'ok';
 if (mode === 'garbage') { process.stdout.write('hello there\n'); setInterval(() => {}, 1000); }
 else if (mode === 'silent') { setInterval(() => {}, 1000); }
 else if (mode === 'die') { process.stderr.write('cannot find PoB\nsecond line\n'); process.exit(5); }
+else if (mode === 'pobapi') {
+  // Like the pob-api fork's stdio API: log lines on stdout before the banner, answers without ids.
+  process.stderr.write('[Server] starting\n');
+  process.stdout.write('Loading main script...\nUniques loaded\n');
+  process.stdout.write(JSON.stringify({ ok: true, ready: true }) + '\n');
+  let buf = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buf += chunk;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const req = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);
+      if (req.action === 'log') process.stdout.write('a log line\n');
+      process.stdout.write(JSON.stringify({ ok: true, echo: req.params }) + '\n');
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
 else if (mode === 'refuse') { process.stdout.write(JSON.stringify({ ready: false, error: { code: 'NO_ZLIB', message: 'zlib is missing' } }) + '\n'); process.exit(2); }
 else {
   let inFlight = 0, maxInFlight = 0, counter = 0, hold = [];
@@ -231,5 +249,16 @@ describe('JsonLinesProcess', () => {
     expect((await queued).code).toBe('CLOSED');
     expect((await rejection(p.request({ action: 'echo' }))).code).toBe('CLOSED');
     expect(await gone(again)).toBe(true);
+  });
+
+  it('reads a child that logs on stdout and answers without ids (stdoutNoise, fifo)', async () => {
+    const seen: string[] = [];
+    const p = child('pobapi', { stdoutNoise: true, fifo: true, onStartOutput: (line) => void seen.push(line) });
+    const answers = await Promise.all([1, 2, 3].map((n) => p.request({ action: n === 2 ? 'log' : 'echo', params: n })));
+    expect(answers.map((a) => a.echo)).toEqual([1, 2, 3]);
+    expect(p.banner).toEqual({ ok: true, ready: true });
+    expect(seen).toEqual(expect.arrayContaining(['[Server] starting', 'Loading main script...', 'Uniques loaded']));
+    const strict = await rejection(child('pobapi').start());
+    expect(strict.code).toBe('NOT_READY');
   });
 });

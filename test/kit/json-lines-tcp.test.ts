@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectError, JsonLinesTcpClient } from '../../src/kit/json-lines/tcp.js';
 import { PeerError } from '../../src/kit/json-lines/peer.js';
 
@@ -112,6 +112,47 @@ describe('JsonLinesTcpClient', () => {
     await expect(client.request({})).rejects.toMatchObject({ code: 'TOO_LARGE' });
     echo.answer = (msg) => `${JSON.stringify({ id: msg.id, result: 'short' })}\n`;
     expect((await client.request({})).result).toBe('short');
+    expect(echo.connections).toBe(2);
+    client.close();
+  });
+
+  it('reads the greeting each connection starts with, matches id-less answers in order, and reopens a closed connection', async () => {
+    const echo = await echoServer();
+    const greet = (socket: Socket) => socket.write(`${JSON.stringify({ ok: true, ready: true, version: { number: '2.56.0' } })}\n`);
+    echo.server.removeAllListeners('connection');
+    echo.server.on('connection', (socket: Socket) => {
+      echo.connections++;
+      greet(socket);
+      let pending = '';
+      socket.on('data', (chunk) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) {
+          if (socket.writableEnded) return;
+          const msg = JSON.parse(line) as { action: string; params?: unknown };
+          if (msg.action === 'quit') {
+            socket.end(`${JSON.stringify({ ok: true, message: 'disconnected' })}\n`);
+            continue;
+          }
+          socket.write(`${JSON.stringify({ ok: true, echo: msg.params })}\n`);
+        }
+      });
+    });
+    const client = new JsonLinesTcpClient({
+      host: '127.0.0.1',
+      port: echo.port,
+      fifo: true,
+      isBanner: (m) => m.ready === true && !('id' in m),
+    });
+    const answers = await Promise.all([1, 2, 3].map((n) => client.request({ action: 'echo', params: n })));
+    expect(answers.map((a) => a.echo)).toEqual([1, 2, 3]);
+    expect(client.banner).toMatchObject({ version: { number: '2.56.0' } });
+    expect(client.connections).toBe(1);
+    expect(await client.request({ action: 'quit' })).toEqual({ ok: true, message: 'disconnected' });
+    await vi.waitFor(() => expect(client.connected).toBe(false));
+    expect((await client.request({ action: 'echo', params: 'again' })).echo).toBe('again');
+    expect(client.connections).toBe(2);
     expect(echo.connections).toBe(2);
     client.close();
   });

@@ -14,7 +14,7 @@ local state = { loaded = false, loads = 0 }
 M.state = state
 
 function M.requireBuild()
-  if not state.loaded then fail("NO_BUILD", "no build is loaded: load one first (load_build_xml)") end
+  if not state.loaded then fail("NO_BUILD", "no build is loaded") end
   return build
 end
 

@@ -98,7 +98,8 @@ local function afterEdit(before, fields, beforeIds)
   for id in pairs(nowIds) do if not beforeIds[id] then added[id] = true end end
   for id in pairs(beforeIds) do if not nowIds[id] then removed[id] = true end end
   return {
-    tree = treeSummary(spec),
+    -- The same shape as get_tree, so a client reads the edited tree the way it reads any tree.
+    tree = M.get_tree(),
     allocated = sortedIds(added),
     deallocated = sortedIds(removed),
     changes = stats.changes(build, before, build.calcsTab.mainOutput, fields),

@@ -1,5 +1,7 @@
 // Request/response over newline-delimited JSON, correlated by `id`: the framing shared by the
-// ImHex JSON-RPC client (TCP), the PoB bridge (a child's stdio) and PoB's GUI API (TCP).
+// ImHex JSON-RPC client (TCP), the PoB bridge (a child's stdio) and PoB's GUI API (TCP). Servers
+// that echo no id and answer in request order (the pob-api fork of Path of Building) are matched
+// first in, first out.
 
 export class LineBuffer {
   private pending = '';
@@ -31,6 +33,8 @@ interface Waiter {
   reject(error: Error): void;
   timer?: NodeJS.Timeout;
   cleanup(): void;
+  /** Given up on (timeout, abort) but kept in line: its late answer must not settle the next request. */
+  abandoned?: boolean;
 }
 
 export interface JsonLinesPeerOptions {
@@ -40,6 +44,14 @@ export interface JsonLinesPeerOptions {
   onStray?(line: string, reason: string): void;
   /** Largest line accepted, in characters (default 64 MiB). */
   maxLineLength?: number;
+  /**
+   * The server answers in request order and may echo no id: an answer without an id settles the
+   * oldest pending request. A request given up on (timeout, abort) keeps its place in line, so its
+   * late answer is dropped rather than taken for the next one's. Answers with a known id still match by id.
+   */
+  fifo?: boolean;
+  /** Judges the first line received: true keeps it as `banner` (a greeting before any answer), not an answer. */
+  isBanner?(message: Record<string, unknown>): boolean;
 }
 
 export interface RequestOptions {
@@ -54,11 +66,15 @@ export class JsonLinesPeer {
   private readonly options: JsonLinesPeerOptions;
   private nextId = 1;
   private closedWith?: Error;
+  private linesSeen = 0;
+  /** The greeting the server sent first, when `isBanner` recognised one. */
+  banner?: Record<string, unknown>;
 
   constructor(options: JsonLinesPeerOptions) {
     this.options = options;
   }
 
+  /** Requests waiting for an answer (in `fifo` mode, also those given up on whose answer is still due). */
   get inFlight(): number {
     return this.waiters.size;
   }
@@ -77,11 +93,13 @@ export class JsonLinesPeer {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const { id } = message;
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        this.waiters.delete(id);
+      const giveUp = (error: PeerError) => {
+        if (this.options.fifo) waiter.abandoned = true;
+        else this.waiters.delete(id);
         waiter.cleanup();
-        reject(new PeerError('ABORTED', `request ${id} aborted`, { cause: options.signal?.reason }));
+        reject(error);
       };
+      const onAbort = () => giveUp(new PeerError('ABORTED', `request ${id} aborted`, { cause: options.signal?.reason }));
       const waiter: Waiter = {
         resolve,
         reject,
@@ -90,14 +108,10 @@ export class JsonLinesPeer {
           options.signal?.removeEventListener('abort', onAbort);
         },
       };
-      if (options.signal?.aborted) return onAbort();
+      if (options.signal?.aborted) return reject(new PeerError('ABORTED', `request ${id} aborted`, { cause: options.signal.reason }));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       if (options.timeoutMs !== undefined) {
-        waiter.timer = setTimeout(() => {
-          this.waiters.delete(id);
-          waiter.cleanup();
-          reject(new PeerError('TIMEOUT', `no answer within ${options.timeoutMs} ms`));
-        }, options.timeoutMs);
+        waiter.timer = setTimeout(() => giveUp(new PeerError('TIMEOUT', `no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
       }
       this.waiters.set(id, waiter);
       try {
@@ -118,6 +132,7 @@ export class JsonLinesPeer {
   }
 
   private dispatch(line: string): void {
+    const first = this.linesSeen++ === 0;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -125,15 +140,28 @@ export class JsonLinesPeer {
       this.options.onStray?.(line, 'not JSON');
       return;
     }
-    const id = (message as { id?: Id } | null)?.id;
-    const waiter = id === undefined || id === null ? undefined : this.waiters.get(id);
-    if (!waiter || typeof message !== 'object') {
-      this.options.onStray?.(line, id === undefined || id === null ? 'no id' : `unknown id ${id}`);
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      this.options.onStray?.(line, 'not a JSON object');
       return;
     }
-    this.waiters.delete(id!);
+    const object = message as Record<string, unknown>;
+    if (first && this.options.isBanner?.(object)) {
+      this.banner = object;
+      return;
+    }
+    const id = object.id as Id | undefined | null;
+    const hasId = id !== undefined && id !== null;
+    let key: Id | undefined = hasId ? id : undefined;
+    if (!hasId && this.options.fifo) key = this.waiters.keys().next().value;
+    const waiter = key === undefined ? undefined : this.waiters.get(key);
+    if (!waiter) {
+      this.options.onStray?.(line, hasId ? `unknown id ${id}` : 'no id');
+      return;
+    }
+    this.waiters.delete(key!);
     waiter.cleanup();
-    waiter.resolve(message as Record<string, unknown>);
+    if (waiter.abandoned) this.options.onStray?.(line, `answer to request ${key}, given up on before`);
+    else waiter.resolve(object);
   }
 
   /** Fails every pending request with `error`; later requests fail at once. */
@@ -142,7 +170,7 @@ export class JsonLinesPeer {
     for (const [id, waiter] of this.waiters) {
       this.waiters.delete(id);
       waiter.cleanup();
-      waiter.reject(error);
+      if (!waiter.abandoned) waiter.reject(error);
     }
   }
 
@@ -151,5 +179,7 @@ export class JsonLinesPeer {
     this.close(error);
     this.closedWith = undefined;
     this.buffer.push('\n');
+    this.linesSeen = 0;
+    this.banner = undefined;
   }
 }

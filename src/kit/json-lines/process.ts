@@ -67,6 +67,15 @@ export interface JsonLinesProcessOptions {
   preserve?: { save(request: Requester, next: JsonMessage): Promise<unknown>; restore(request: Requester, saved: unknown): Promise<void> };
   /** How many stderr lines to keep for error messages (default 20). */
   stderrLines?: number;
+  /** Answers may carry no id and come in request order (see `JsonLinesPeerOptions.fifo`). */
+  fifo?: boolean;
+  /**
+   * The child also logs on stdout (as PoB's own API does): lines that are not JSON objects are
+   * logged and skipped, before the banner too, instead of failing the start.
+   */
+  stdoutNoise?: boolean;
+  /** Every line the child prints (stdout or stderr) before its banner: lets a caller report start-up progress. */
+  onStartOutput?(line: string): void;
   /** After stdin is closed, how long the child may take to exit before SIGTERM, then SIGKILL (default 2 s each). */
   stopGraceMs?: number;
   logger?: Pick<Logger, 'debug' | 'info' | 'warn'>;
@@ -321,9 +330,15 @@ export class JsonLinesProcess {
         done: Promise.resolve(),
         peer: new JsonLinesPeer({
           write: (line) => void proc.stdin!.write(line),
+          fifo: options.fifo,
           onStray: (line, reason) => {
             if (child.banner) {
               options.logger?.debug(`${this.name}: stray output (${reason}): ${line.slice(0, 200)}`);
+              return;
+            }
+            if (options.stdoutNoise && (reason === 'not JSON' || reason === 'not a JSON object')) {
+              options.logger?.debug(`${this.name}: ${line.slice(0, 200)}`);
+              options.onStartOutput?.(line);
               return;
             }
             try {
@@ -368,6 +383,7 @@ export class JsonLinesProcess {
           child.stderr.push(line);
           if (child.stderr.length > keep) child.stderr.shift();
           options.logger?.debug(`${this.name}: ${line}`);
+          if (!child.banner) options.onStartOutput?.(line);
         }
       });
       proc.stdin!.on('error', () => undefined);

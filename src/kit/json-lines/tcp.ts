@@ -1,5 +1,6 @@
 // A client for a newline-delimited JSON server over TCP: one connection reused, requests
-// correlated by id, connect and request timeouts, and a fresh connection after a drop.
+// correlated by id (or in order, for servers that echo none), an optional greeting line per
+// connection, connect and request timeouts, and a fresh connection after a drop.
 import { Socket } from 'node:net';
 import { JsonLinesPeer, PeerError, type RequestOptions } from './peer.js';
 
@@ -22,6 +23,10 @@ export interface JsonLinesTcpOptions {
   /** Largest response line accepted, in characters (default 64 MiB); a longer one drops the connection. */
   maxLineLength?: number;
   onStray?(line: string, reason: string): void;
+  /** Answers may carry no id and come in request order: see `JsonLinesPeerOptions.fifo`. */
+  fifo?: boolean;
+  /** Recognises the greeting a server may send first on each connection (kept as `banner`). */
+  isBanner?(message: Record<string, unknown>): boolean;
 }
 
 export class JsonLinesTcpClient {
@@ -30,6 +35,7 @@ export class JsonLinesTcpClient {
   private peer?: JsonLinesPeer;
   private connecting?: Promise<JsonLinesPeer>;
   private nextId = 1;
+  private opened = 0;
 
   constructor(options: JsonLinesTcpOptions) {
     this.options = options;
@@ -39,8 +45,21 @@ export class JsonLinesTcpClient {
     return this.peer !== undefined;
   }
 
+  /** How many connections were opened so far: a new number means a new connection (and a new greeting). */
+  get connections(): number {
+    return this.opened;
+  }
+
+  /** The greeting of the current connection, once received. */
+  get banner(): Record<string, unknown> | undefined {
+    return this.peer?.banner;
+  }
+
   private connect(): Promise<JsonLinesPeer> {
-    if (this.peer) return Promise.resolve(this.peer);
+    // A socket the server closed is dropped by its 'close' event; one that is no longer writable
+    // (closed but the event not yet delivered) is not reused either.
+    if (this.peer && this.socket?.writable) return Promise.resolve(this.peer);
+    if (this.peer) this.close();
     this.connecting ??= new Promise<JsonLinesPeer>((resolve, reject) => {
       const { host, port } = this.options;
       const socket = new Socket();
@@ -61,6 +80,8 @@ export class JsonLinesTcpClient {
           write: (line) => void socket.write(line),
           onStray: this.options.onStray,
           maxLineLength: this.options.maxLineLength,
+          fifo: this.options.fifo,
+          isBanner: this.options.isBanner,
         });
         socket.removeAllListeners('error');
         const drop = (reason: string) => {
@@ -82,6 +103,7 @@ export class JsonLinesTcpClient {
         socket.on('close', () => drop(''));
         this.socket = socket;
         this.peer = peer;
+        this.opened++;
         resolve(peer);
       });
     }).finally(() => {

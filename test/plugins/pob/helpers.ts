@@ -1,8 +1,11 @@
-// Shared by the pob tests: the fake PoB, small build XML for it, and an MCP session on
-// `mcphost serve --plugins pob` with the pob settings given as environment variables.
+// Shared by the pob tests: the fake PoB, small build XML for it, and an MCP session on the host
+// with the pob plugin (in-process by default; `binary: true` runs the real `mcphost serve`), the
+// pob settings given as environment variables.
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
 import { connectStdio, type StdioSession } from '../../helpers/mcp.js';
+import { serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { isolatedEnv } from '../../helpers/cli.js';
 import { FIXTURES } from '../../helpers/paths.js';
 import { alive } from '../../helpers/process.js';
@@ -25,7 +28,13 @@ export function fakeBuild(
   ].join('\n');
 }
 
-export interface PobSession extends StdioSession {
+export interface PobSession {
+  client: Client;
+  /** The `mcphost serve` child, when the session runs the real binary. */
+  transport?: StdioSession['transport'];
+  /** The host's registry, when the session runs in-process. */
+  registry?: InProcessSession['registry'];
+  close(): Promise<void>;
   /** Calls a tool and returns the raw result. */
   tool(name: string, args?: Record<string, unknown>): Promise<ToolResultLike>;
   /** Calls a tool that must succeed; returns its structured content (or text). */
@@ -47,12 +56,21 @@ export function pobEnv(cwd: string, extra: Record<string, string | undefined> = 
   return { ...env, ...extra };
 }
 
-export async function pobSession(cwd: string, env: Record<string, string | undefined>): Promise<PobSession> {
-  const session = await connectStdio(['--plugins', 'pob'], { cwd, env: pobEnv(cwd, env) });
+export async function pobSession(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  options: { binary?: boolean } = {},
+): Promise<PobSession> {
+  const session = options.binary
+    ? await connectStdio(['--plugins', 'pob'], { cwd, env: pobEnv(cwd, env) })
+    : await serveInProcess({ cwd, plugins: ['pob'], env: pobEnv(cwd, env) });
   const tool = async (name: string, args: Record<string, unknown> = {}) =>
     (await session.client.callTool({ name, arguments: args })) as ToolResultLike;
   return {
-    ...session,
+    client: session.client,
+    transport: 'transport' in session ? session.transport : undefined,
+    registry: 'registry' in session ? session.registry : undefined,
+    close: () => session.close(),
     tool,
     async ok(name, args) {
       const result = await tool(name, args);

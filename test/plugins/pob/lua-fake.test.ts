@@ -75,7 +75,7 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(what.nodes).toEqual({ added: [5, 6], removed: [401], unreachable: [1000] });
     const after = await s.ok('pob_lua_export_build');
     expect(after.xml).toBe(before.xml);
-    expect(decodeShareCode(after.code)).toBe(after.xml);
+    expect(await decodeShareCode(after.code)).toBe(after.xml);
   });
 
   it('edits the tree along paths and with dependants, and replaces it exactly', async () => {
@@ -96,6 +96,9 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(set.changes.Life.after).toBe(life(90, 4));
     const tree = await s.ok('pob_lua_get_tree');
     expect(tree).toMatchObject({ nodes: [1, 2, 3, 4], classId: 1, masteryEffects: {} });
+    // set_tree reports the tree exactly as get_tree reads it, nodes and masteries included.
+    expect(set.tree).toEqual(tree);
+    expect(mastery.tree.masteryEffects).toEqual({ '500': 9500, '501': 9501 });
     expect((await s.fails('pob_lua_set_tree', { classId: 1, ascendClassId: 3, nodes: [] })).message).toMatch(
       /Marauder has no ascendClassId 3/,
     );
@@ -179,10 +182,14 @@ describe('pob Lua process failures', () => {
       const { pid } = await s.ok('pob_lua_start');
       const hung = await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'hang' }) });
       expect(hung.code).toBe('LUA_TIMEOUT');
-      expect(hung.message).toMatch(/gave no answer to load_build_xml within 1500 ms; it was stopped and starts afresh on the next call/);
+      expect(hung.message).toMatch(
+        /gave no answer to pob_lua_load_build within 1500 ms; it was stopped and starts afresh on the next call/,
+      );
       expect(await gone(pid)).toBe(true);
       const lost = await s.fails('pob_lua_get_stats');
-      expect(lost.message).toMatch(/no build is loaded.*the build loaded before was lost: PoB timed out on load_build_xml/);
+      expect(lost.message).toMatch(
+        /no build is loaded: load one first with pob_lua_load_build \(the build loaded before was lost: PoB timed out on pob_lua_load_build/,
+      );
       const next = await s.ok('pob_lua_start');
       expect(next.pid).not.toBe(pid);
       expect(next.restarts).toMatchObject({ timeouts: 1 });
@@ -190,7 +197,9 @@ describe('pob Lua process failures', () => {
       await s.ok('pob_lua_load_build', { build_xml: fakeBuild() });
       const crash = await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'crash' }) });
       expect(crash.code).toBe('LUA_EXITED');
-      expect(crash.message).toMatch(/exited with code 3; last stderr lines:\n(.*\n)*fake PoB: crashing on purpose/);
+      expect(crash.message).toMatch(
+        /exited with code 3 during pob_lua_load_build; it starts afresh on the next call; last stderr lines:\n(.*\n)*fake PoB: crashing on purpose/,
+      );
       expect(crash.data).toMatchObject({ exitCode: 3, stderr: expect.arrayContaining(['fake PoB: crashing on purpose']) });
       expect((await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 7 }) })).level).toBe(7);
       expect((await s.ok('pob_analyze_build', { build: fakeBuild() })).className).toBe('Witch');
@@ -245,7 +254,7 @@ describe('pob Lua process failures', () => {
     await s.close();
     expect(await gone(pid)).toBe(true);
 
-    const k = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
+    const k = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB }, { binary: true });
     const other = (await k.ok('pob_lua_start')).pid;
     process.kill(k.transport.pid!, 'SIGKILL');
     expect(await gone(other)).toBe(true);

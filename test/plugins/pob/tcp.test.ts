@@ -1,6 +1,6 @@
-// TCP mode: the plugin talks to a "PoB GUI" serving the same JSON-lines API on a socket. Here
-// that GUI is the project's Lua server on the fake PoB, its stdio relayed to a real socket on
-// 127.0.0.1 (one luajit per connection, its banner line dropped).
+// TCP mode with a server that speaks mcphost's own protocol (ids echoed, `{ok, result}`): the
+// project's Lua server on the fake PoB, its stdio relayed to a real socket on 127.0.0.1 (one luajit
+// per connection, its banner line dropped). The pob-api fork's GUI API is in pob-api.test.ts.
 import { createServer, type Server, type Socket } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,7 @@ describe('pob over TCP', () => {
       const started = await s.ok('pob_lua_start');
       expect(started).toMatchObject({
         mode: 'tcp',
+        server: 'mcphost',
         running: true,
         endpoint: `127.0.0.1:${port}`,
         version: { pob: { version: '0.0.1-fake' } },
@@ -66,7 +67,7 @@ describe('pob over TCP', () => {
       ]);
       expect(answers[0].stats.Life).toBe(38 + 12 * 40 + 30);
       expect(answers[1].nodes).toEqual([1, 2, 3, 401, 500]);
-      expect(await s.ok('pob_lua_stop')).toEqual({ stopped: true });
+      expect(await s.ok('pob_lua_stop')).toEqual({ stopped: false, disconnected: true });
       expect((await s.fails('pob_lua_get_stats')).code).toBe('NO_BUILD');
       expect(connections).toBe(2);
     } finally {
@@ -84,9 +85,7 @@ describe('pob over TCP', () => {
       const failed = await s.fails('pob_lua_get_stats');
       expect(failed.code).toBe('UNAVAILABLE');
       expect(failed.message).toMatch(
-        new RegExp(
-          `cannot reach PoB at 127.0.0.1:${deadPort} .*ECONNREFUSED.*start Path of Building with its JSON-lines API listening there`,
-        ),
+        new RegExp(`cannot reach PoB at 127.0.0.1:${deadPort} .*ECONNREFUSED.*start Path of Building with its API listening there`),
       );
       expect((await s.ok('pob_analyze_build', { build: fakeBuild() })).level).toBe(90);
     } finally {

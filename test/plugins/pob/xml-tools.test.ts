@@ -6,8 +6,9 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { xmlTools } from '../../../plugins/pob/xml-tools.ts';
 import { analyzeBuild } from '../../../plugins/pob/analyze.ts';
-import { readBuild } from '../../../plugins/pob/build-input.ts';
-import { encodeShareCode } from '../../../plugins/pob/share-code.ts';
+import { readBuildText } from '../../../plugins/pob/build-input.ts';
+import { parseBuildXml } from '../../../plugins/pob/xml.ts';
+import { encodeShareCodeSync as encodeShareCode } from '../../../plugins/pob/share-code.ts';
 import { parseItemText } from '../../../plugins/pob/item-text.ts';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -17,7 +18,7 @@ const files = readdirSync(BUILDS)
   .filter((f) => f.endsWith('.xml'))
   .sort();
 const tool = (name: string) => xmlTools.find((t) => t.name === name)!;
-const run = (name: string, args: Record<string, unknown>) => tool(name).handler(args as never, {} as never) as any;
+const run = (name: string, args: Record<string, unknown>): Promise<any> => Promise.resolve(tool(name).handler(args as never, {} as never));
 const tmp = tempDir('mcphost-pob-xml-');
 
 async function failure(fn: () => unknown): Promise<{ message: string; code: unknown }> {
@@ -51,10 +52,10 @@ function facts(xml: string) {
 describe('pob XML tools on the shared builds', () => {
   expect(files.length).toBeGreaterThanOrEqual(5);
 
-  it.each(files)('analyze_build reads %s', (file) => {
+  it.each(files)('analyze_build reads %s', async (file) => {
     const xml = readFileSync(path.join(BUILDS, file), 'utf8');
     const want = facts(xml);
-    const result = run('analyze_build', { build: path.join(BUILDS, file) });
+    const result = await run('analyze_build', { build: path.join(BUILDS, file) });
     const a = result.structuredContent;
     expect(a.source).toBe('file');
     expect(a.className).toBe(want.className);
@@ -75,20 +76,20 @@ describe('pob XML tools on the shared builds', () => {
     expect(result.content[0].text).toContain(`${want.className}`);
   });
 
-  it.each(files)('a share code of %s decodes back to the same XML and analysis', (file) => {
+  it.each(files)('a share code of %s decodes back to the same XML and analysis', async (file) => {
     const xml = readFileSync(path.join(BUILDS, file), 'utf8');
-    const code = run('encode', { xml });
+    const code = await run('encode', { xml });
     expect(code).toMatch(/^eN[A-Za-z0-9_-]+=*$/);
     expect(inflateSync(Buffer.from(code.replace(/-/g, '+').replace(/_/g, '/'), 'base64')).toString('utf8')).toBe(xml.trim());
-    expect(run('decode', { code })).toBe(xml.trim());
-    const fromCode = run('analyze_build', { build: code }).structuredContent;
-    const fromXml = run('analyze_build', { build: xml }).structuredContent;
+    expect(await run('decode', { code })).toBe(xml.trim());
+    const fromCode = (await run('analyze_build', { build: code })).structuredContent;
+    const fromXml = (await run('analyze_build', { build: xml })).structuredContent;
     expect(fromCode.source).toBe('code');
     expect({ ...fromCode, source: 'x' }).toEqual({ ...fromXml, source: 'x' });
   });
 
-  it('reads the active item set, skill set and config set of the 3.26 build', () => {
-    const a = analyzeBuild(readBuild(path.join(BUILDS, 'occvortex-3_26.xml')).root);
+  it('reads the active item set, skill set and config set of the 3.26 build', async () => {
+    const a = analyzeBuild(parseBuildXml((await readBuildText(path.join(BUILDS, 'occvortex-3_26.xml'))).xml));
     expect(a.mainSkill).toMatchObject({ group: 5, name: 'Vortex', slot: 'Body Armour' });
     const shield = a.items.equipped.find((i) => i.slot === 'Weapon 2')!;
     expect(shield).toMatchObject({ name: 'Loath Sanctuary', base: 'Vaal Spirit Shield', rarity: 'RARE', corrupted: true });
@@ -100,8 +101,8 @@ describe('pob XML tools on the shared builds', () => {
     expect(a.bandit).toBe('None');
   });
 
-  it('compares two versions of a build: stat deltas, nodes, gems and items', () => {
-    const result = run('compare_builds', { a: path.join(BUILDS, 'occvortex-3_13.xml'), b: path.join(BUILDS, 'occvortex-3_26.xml') });
+  it('compares two versions of a build: stat deltas, nodes, gems and items', async () => {
+    const result = await run('compare_builds', { a: path.join(BUILDS, 'occvortex-3_13.xml'), b: path.join(BUILDS, 'occvortex-3_26.xml') });
     const c = result.structuredContent;
     const a = facts(readFileSync(path.join(BUILDS, 'occvortex-3_13.xml'), 'utf8'));
     const b = facts(readFileSync(path.join(BUILDS, 'occvortex-3_26.xml'), 'utf8'));
@@ -116,21 +117,23 @@ describe('pob XML tools on the shared builds', () => {
     expect(c.tree.a.version).toBe('3_13');
     expect(c.tree.b.version).toBe('3_26');
     expect(result.content[0].text).toMatch(/Saved stats: \d+ of \d+ differ/);
-    const same = run('compare_builds', {
-      a: path.join(BUILDS, 'occvortex-3_26.xml'),
-      b: path.join(BUILDS, 'occvortex-3_26.xml'),
-    }).structuredContent;
+    const same = (
+      await run('compare_builds', {
+        a: path.join(BUILDS, 'occvortex-3_26.xml'),
+        b: path.join(BUILDS, 'occvortex-3_26.xml'),
+      })
+    ).structuredContent;
     expect(same).toMatchObject({ stats: {}, character: {}, items: [], config: {}, gems: { added: [], removed: [], changed: [] } });
     expect(same.tree.added).toEqual([]);
   });
 
-  it('reports gem and item edits between otherwise equal builds', () => {
+  it('reports gem and item edits between otherwise equal builds', async () => {
     const xml = readFileSync(path.join(BUILDS, 'occvortex-3_26.xml'), 'utf8');
     const edited = xml
       .replace('nameSpec="Vortex" enableGlobal2="true"', 'nameSpec="Vortex" enableGlobal2="true" ')
       .replace(/(skillId="Vortex" count="1" quality=")0(")/, '$120$2')
       .replace('+87 to maximum Life', '+99 to maximum Life');
-    const c = run('compare_builds', { a: xml, b: edited }).structuredContent;
+    const c = (await run('compare_builds', { a: xml, b: edited })).structuredContent;
     expect(c.gems.changed).toEqual([
       { name: 'Vortex', a: { level: 21, quality: 0, enabled: true }, b: { level: 21, quality: 20, enabled: true } },
     ]);
@@ -145,11 +148,11 @@ describe('pob XML tools on the shared builds', () => {
     ]);
   });
 
-  it('accepts a file holding a share code and XML with surrounding whitespace', () => {
+  it('accepts a file holding a share code and XML with surrounding whitespace', async () => {
     const xml = readFileSync(path.join(BUILDS, 'dual-savior-3_13.xml'), 'utf8');
     const file = tmp.write('savior.txt', `\n${encodeShareCode(xml)}\n`);
-    expect(run('decode', { code: file })).toBe(xml.trim());
-    expect(run('analyze_build', { build: `\n\n  ${xml}` }).structuredContent.className).toBe('Marauder');
+    expect(await run('decode', { code: file })).toBe(xml.trim());
+    expect((await run('analyze_build', { build: `\n\n  ${xml}` })).structuredContent.className).toBe('Marauder');
   });
 });
 
