@@ -95,9 +95,9 @@ export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<voi
   expect(ranged.structured).toEqual({ offsets: naiveSearch(o.truth(), pattern, 301, size) });
   const zeros = naiveSearch(o.truth(), [0x00, null]);
   expect(zeros.length).toBeGreaterThan(3);
-  const capped = await ok('search', { pattern: '00 ??', maxResults: 3 });
+  const capped = await ok('search', { pattern: '00 ??', max_results: 3 });
   expect(capped.structured).toEqual({ offsets: zeros.slice(0, 3), truncated: true });
-  expect(capped.text).toMatch(/^First 3 matches \(more exist; raise maxResults or narrow the range\) for 00 \?\?: 0x/);
+  expect(capped.text).toMatch(/^First 3 matches \(more exist; raise max_results or narrow the range\) for 00 \?\?: 0x/);
 
   const info = await ok('get_offset_info', { offset: 300 });
   const at = o.truth().subarray(300, 316);
