@@ -1,6 +1,7 @@
 // Builds the provider the config asks for, and finds one in `auto` mode. The two ImHex providers
 // are imported only when asked for: a local-file call (the common one-shot case) never loads the
 // MCP client, execa or the TCP client.
+import { availableParallelism } from 'node:os';
 import { UnavailableError, type BackendContext } from '../../src/backend/index.js';
 import { chooseProvider, type ImHexConfig } from './config.js';
 import { FileProvider } from './local/file-provider.js';
@@ -51,7 +52,7 @@ function fileProvider(config: ImHexConfig, file: string, ctx: BackendContext<ImH
     writable: config.writable,
     allowGrow: config.allowGrow,
     chunkBytes: config.searchChunkBytes,
-    searchThreads: config.searchThreads,
+    searchThreads: config.searchThreads ?? Math.min(availableParallelism(), 4),
     logger: ctx.logger,
   });
 }

@@ -20,6 +20,8 @@ export class ServedFile {
   /** Handles of replaced files, closed once no operation is using them. */
   private retired: FileHandle[] = [];
   private inUse = 0;
+  /** Once opened, a missing file is reported as deleted, not as a wrong setting. */
+  private everOpened = false;
 
   constructor(path: string, writable: boolean, logger?: Logger) {
     this.path = path;
@@ -51,10 +53,7 @@ export class ServedFile {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw this.unavailable(error as NodeJS.ErrnoException);
       this.forget();
-      throw new UnavailableError(
-        `${this.path} was deleted or moved after mcphost opened it: nothing was read or written — put the file back, or set plugins.imhex.file to where it is now`,
-        { data: { file: this.path, reason: 'DELETED' } },
-      );
+      throw this.deleted();
     }
     if (String(now.dev) === opened.dev && String(now.ino) === opened.ino) return opened;
     this.logger?.info(`${this.path} was replaced by another file; opening the new one`);
@@ -64,10 +63,17 @@ export class ServedFile {
 
   /** Opens the file once; a failure is reported as unavailable and retried on the next call. */
   handle(): Promise<OpenedFile> {
-    this.opened ??= this.open().catch((error: NodeJS.ErrnoException) => {
-      this.opened = undefined;
-      throw error instanceof ToolError ? error : this.unavailable(error);
-    });
+    this.opened ??= this.open().then(
+      (opened) => {
+        this.everOpened = true;
+        return opened;
+      },
+      (error: NodeJS.ErrnoException) => {
+        this.opened = undefined;
+        if (error.code === 'ENOENT' && this.everOpened) throw this.deleted();
+        throw error instanceof ToolError ? error : this.unavailable(error);
+      },
+    );
     return this.opened;
   }
 
@@ -86,6 +92,13 @@ export class ServedFile {
     const old = this.opened;
     this.opened = undefined;
     void old?.then((o) => void this.retired.push(o.fh)).catch(() => undefined);
+  }
+
+  private deleted(): UnavailableError {
+    return new UnavailableError(
+      `${this.path} was deleted or moved after mcphost opened it: nothing was read or written — put the file back, or set plugins.imhex.file to where it is now`,
+      { data: { file: this.path, reason: 'DELETED' } },
+    );
   }
 
   private unavailable(error: NodeJS.ErrnoException): UnavailableError {

@@ -150,7 +150,7 @@ export class SearchPool {
 
   search(s: PoolSearch): Promise<PoolResult> {
     if (this.closed) return Promise.reject(new Error('the search pool is closed'));
-    s.signal?.throwIfAborted();
+    if (s.signal?.aborted) return Promise.reject(s.signal.reason);
     const total = s.lastStart - s.start;
     const taskCount = Math.ceil(total / s.taskBytes);
     const control = new Int32Array(new SharedArrayBuffer(8));

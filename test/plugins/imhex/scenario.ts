@@ -6,6 +6,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { CallOutcome } from '../../../src/registry/result.ts';
+import type { InProcessSession } from '../../helpers/in-process.ts';
 import { naiveSearch } from './helpers.ts';
 
 export interface ToolOutcome {
@@ -17,6 +19,32 @@ export interface ToolOutcome {
 }
 
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<ToolOutcome>;
+
+interface WireResult {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  content: Array<{ type: string; text?: string }>;
+}
+
+function outcome(r: WireResult): ToolOutcome {
+  return {
+    isError: r.isError === true,
+    structured: (r.structuredContent ?? {}) as Record<string, any>,
+    error: r._meta?.['mcphost/error'] as Record<string, any> | undefined,
+    text: r.content.map((c) => c.text ?? '').join('\n'),
+  };
+}
+
+/** imhex_<tool> through an MCP session (the official SDK client). */
+export function sdkCall(session: Pick<InProcessSession, 'client'>): CallTool {
+  return async (tool, args) => outcome((await session.client.callTool({ name: `imhex_${tool}`, arguments: args })) as WireResult);
+}
+
+/** `mcphost call imhex <tool>` in-process, with `call`'s outcome. */
+export function oneShotCall(run: (tool: string, args: Record<string, unknown>) => Promise<CallOutcome>): CallTool {
+  return async (tool, args) => outcome((await run(tool, args)).result as WireResult);
+}
 
 export interface ScenarioOptions {
   /** Does a selection survive from one call to the next? (not for one-shot calls on a file) */

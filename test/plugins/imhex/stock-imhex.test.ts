@@ -5,10 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startImHexReplica } from '../../fixtures/imhex/imhex-replica.js';
 import { isolatedEnv } from '../../helpers/cli.ts';
-import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.ts';
+import { serveInProcess, type InProcessSession } from '../../helpers/in-process.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { naiveSearch, seededBytes, writeImHexConfig } from './helpers.ts';
-import { everyTool, type CallTool } from './scenario.ts';
+import { sdkCall } from './scenario.ts';
 import { alive, bridgeCommand } from './stock-helpers.ts';
 
 const tmp = tempDir('imhex-stock-');
@@ -21,23 +21,6 @@ const file = tmp.write('firmware.bin', '');
 writeFileSync(file, DATA);
 
 type Replica = Awaited<ReturnType<typeof startImHexReplica>>;
-
-function sdkCall(session: InProcessSession): CallTool {
-  return async (tool, args) => {
-    const r = (await session.client.callTool({ name: `imhex_${tool}`, arguments: args })) as {
-      isError?: boolean;
-      structuredContent?: Record<string, unknown>;
-      _meta?: Record<string, unknown>;
-      content: Array<{ type: string; text?: string }>;
-    };
-    return {
-      isError: r.isError === true,
-      structured: (r.structuredContent ?? {}) as never,
-      error: r._meta?.['mcphost/error'] as never,
-      text: r.content.map((c) => c.text ?? '').join('\n'),
-    };
-  };
-}
 
 async function serve(replicaPort: number | undefined, section: Record<string, unknown> = {}, paceMs = 0) {
   const dir = tmp.write(`cwd-${Math.random().toString(36).slice(2)}`, '');
@@ -180,8 +163,9 @@ describe('imhex-mcp refusals and failures', () => {
     return { imhex, session, call: sdkCall(session) };
   };
 
-  it('refuses to read with no data source open, instead of letting ImHex crash', async () => {
-    const { imhex, call, session } = await start({});
+  it('refuses to read with no data source open instead of letting ImHex crash; uses write_data and selection tools when offered', async () => {
+    // A hypothetical ImHex that has write_data, get_selection and set_selection (see imhex-replica.js).
+    const { imhex, call, session } = await start({ hypotheticalTools: true });
     for (const tool of ['read_bytes', 'search', 'hexdump'] as const) {
       const r = await call(tool, tool === 'search' ? { pattern: '00' } : { offset: 0 });
       expect(r.error).toMatchObject({ code: -32001 });
@@ -190,6 +174,13 @@ describe('imhex-mcp refusals and failures', () => {
     const direct = await session.client.callTool({ name: 'imhex_read_data', arguments: { address: 0, size: 4 } });
     expect(direct.isError).toBe(true);
     expect(imhex!.state.crashed).toBe(false);
+
+    const copy = tmp.write('copy.bin', 'abcdefgh');
+    expect((await session.client.callTool({ name: 'imhex_open_file', arguments: { file_path: copy } })).isError).toBeFalsy();
+    expect((await call('write_bytes', { offset: 2, data: '5859' })).structured).toEqual({ offset: 2, bytes_written: 2, status: 'success' });
+    expect(imhex!.state.sources[0].data.toString()).toBe('abXYefgh');
+    expect((await call('set_selection', { start_offset: 1, size: 3 })).structured).toEqual({ status: 'success', start_offset: 1, size: 3 });
+    expect((await call('get_selection', {})).structured).toEqual({ start_offset: 1, size: 3, end_offset: 3 });
   });
 
   it('says to start ImHex when none runs, with ImHex’s own words', async () => {
@@ -228,19 +219,10 @@ describe('imhex-mcp refusals and failures', () => {
     expect(next.text).toMatch(/MCP Client disconnected!/);
   });
 
-  it('uses write_data and the selection tools when ImHex offers them (a hypothetical ImHex)', async () => {
-    const copy = tmp.write('copy.bin', 'abcdefgh');
-    const { imhex, call } = await start({ files: [copy], hypotheticalTools: true });
-    expect((await call('write_bytes', { offset: 2, data: '5859' })).structured).toEqual({ offset: 2, bytes_written: 2, status: 'success' });
-    expect(imhex!.state.sources[0].data.toString()).toBe('abXYefgh');
-    expect((await call('set_selection', { start_offset: 1, size: 3 })).structured).toEqual({ status: 'success', start_offset: 1, size: 3 });
-    expect((await call('get_selection', {})).structured).toEqual({ start_offset: 1, size: 3, end_offset: 3 });
-  });
-
   it('works at ImHex’s real pace (100 ms quiet per request, 100 ms sleep per answer)', async () => {
     const { call } = await start({ files: [file], quietMs: 100 }, {}, 100);
-    const r = await call('search', { pattern: 'ca fe ?? ba be', start_offset: 2 * PIECE, end_offset: 4 * PIECE });
-    expect(r.structured).toEqual({ offsets: naiveSearch(DATA, PATTERN, 2 * PIECE, 4 * PIECE) });
+    const r = await call('read_bytes', { offset: PIECE - 8, count: PIECE + 16 });
+    expect(r.structured).toMatchObject({ bytes_read: PIECE + 16, hex_data: DATA.subarray(PIECE - 8, 2 * PIECE + 8).toString('hex') });
   });
 });
 
@@ -259,11 +241,10 @@ describe('mode auto and doctor with stock ImHex', () => {
       mkdirSync(dir);
       writeImHexConfig(dir, { port, mcpPieceBytes: PIECE });
       const env = isolatedEnv(dir, { IMHEX_MCP_COMMAND: bridgeCommand(imhex.port) });
-      const r = await callInProcess({ cwd: dir, env, plugin: 'imhex', tool: 'read_bytes', args: { offset: 0, count: 4 } });
-      expect(r.error, r.error?.message).toBeUndefined();
-      expect(r.result.structuredContent).toMatchObject({ bytes_read: 4, hex_data: DATA.subarray(0, 4).toString('hex') });
       const session = await serveInProcess({ cwd: dir, plugins: ['imhex'], env });
       try {
+        const r = await sdkCall(session)('read_bytes', { offset: 0, count: 4 });
+        expect(r.structured).toMatchObject({ bytes_read: 4, hex_data: DATA.subarray(0, 4).toString('hex') });
         const health = await session.registry.host('imhex')!.health();
         expect(health.message).toMatch(
           /^mode auto found stock ImHex via `env .*`: stock ImHex 1\.39\.0\.WIP via .*: 1 data source open: firmware\.bin/,
