@@ -120,6 +120,32 @@ describe('the ImHex replica through the imhex --mcp replica', () => {
   });
 });
 
+describe('one MCP client at a time', () => {
+  it('answers a second bridge only once the first has gone', async () => {
+    const imhex = await startImHexReplica({ quietMs: 5 });
+    const first = rawBridge(imhex.port);
+    let second: RawBridge | undefined;
+    try {
+      first.send(initialize(1));
+      expect(JSON.parse(await first.next()).id).toBe(1); // the first is connected and served
+      second = rawBridge(imhex.port);
+      second.send(initialize(2));
+      const answered = second.next();
+      let early = false;
+      void answered.then(() => (early = true));
+      first.send(initialize(3)); // the first client is still served…
+      expect(JSON.parse(await first.next()).id).toBe(3);
+      expect(early).toBe(false); // …and the second, which asked before it, still waits
+      first.kill();
+      expect(JSON.parse(await answered).id).toBe(2);
+    } finally {
+      first.kill();
+      second?.kill();
+      await imhex.close();
+    }
+  });
+});
+
 describe('imhex --mcp replica without a usable ImHex', () => {
   it('answers every line with "No other instance" when no ImHex runs, notifications too (id null)', async () => {
     const b = rawBridge(undefined);

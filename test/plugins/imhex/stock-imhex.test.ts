@@ -249,6 +249,11 @@ describe('mode auto and doctor with stock ImHex', () => {
         expect(health.message).toMatch(
           /^mode auto found stock ImHex via `env .*`: stock ImHex 1\.39\.0\.WIP via .*: 1 data source open: firmware\.bin/,
         );
+        const pid = (health.detail as { bridge: { pid: number } }).bridge.pid;
+        expect(alive(pid)).toBe(true);
+        await session.close();
+        // The bridge ignores its stdin closing; mcphost still stops it with the host.
+        expect(alive(pid)).toBe(false);
       } finally {
         await session.close();
       }
