@@ -83,7 +83,8 @@ export class StockProvider implements ImHexProvider {
       end,
       size,
       maxResults: request.maxResults,
-      chunkBytes: this.o.pieceBytes,
+      // Each chunk is read with the pattern's length - 1 more bytes: together exactly one piece.
+      chunkBytes: Math.max(1, this.o.pieceBytes - (request.pattern.bytes.length - 1)),
       signal: call.signal,
       onProgress:
         call.progress && (({ done, total }) => call.progress!({ progress: done, total, message: `searched ${done} of ${total} bytes` })),

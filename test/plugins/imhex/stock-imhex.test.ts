@@ -115,15 +115,27 @@ describe('imhex-mcp on the ImHex replica with a file open', () => {
     }
   });
 
-  it('reads in pieces no larger than mcpPieceBytes', async () => {
-    const before = imhex.state.requests.length;
-    await sdkCall(session)('read_bytes', { offset: 0, count: 2 * PIECE + 1 });
-    const reads = imhex.state.requests
-      .slice(before)
-      .map((r) => JSON.parse(r))
-      .filter((r) => r.params?.name === 'read_data')
-      .map((r) => r.params.arguments.size);
-    expect(reads).toEqual([PIECE, PIECE, 1]);
+  it('reads in pieces no larger than mcpPieceBytes, a search one whole piece per request', async () => {
+    const reads = async (run: () => Promise<unknown>) => {
+      const before = imhex.state.requests.length;
+      await run();
+      return imhex.state.requests
+        .slice(before)
+        .map((r) => JSON.parse(r))
+        .filter((r) => r.params?.name === 'read_data')
+        .map((r) => [r.params.arguments.address, r.params.arguments.size]);
+    };
+    expect(await reads(() => sdkCall(session)('read_bytes', { offset: 0, count: 2 * PIECE + 1 }))).toEqual([
+      [0, PIECE],
+      [PIECE, PIECE],
+      [2 * PIECE, 1],
+    ]);
+    // 5-byte pattern: chunks of PIECE - 4 starts, each read with the 4 bytes after it.
+    expect(await reads(() => sdkCall(session)('search', { pattern: 'ca fe ?? ba be', end_offset: 3 * (PIECE - 4) }))).toEqual([
+      [0, PIECE],
+      [PIECE - 4, PIECE],
+      [2 * (PIECE - 4), PIECE],
+    ]);
   });
 
   it('forwards ImHex’s own tools: open_file, list_open_data_sources, pattern code', async () => {
