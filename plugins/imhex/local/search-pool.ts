@@ -55,7 +55,7 @@ interface Job {
   prefixCount: number;
   done: number;
   error?: Error;
-  settle(error?: Error): void;
+  settle(error?: unknown): void;
 }
 
 // The shared control words of a job: [0] the next task to take, [1] non-zero once workers must stop.
@@ -156,10 +156,7 @@ export class SearchPool {
     const control = new Int32Array(new SharedArrayBuffer(8));
     const workers = this.ensureWorkers();
     return new Promise<PoolResult>((resolve, reject) => {
-      const onAbort = () => {
-        Atomics.store(control, CONTROL_STOP, 1);
-        job.settle(s.signal!.reason instanceof Error ? s.signal!.reason : new Error(String(s.signal!.reason)));
-      };
+      const onAbort = () => job.settle(s.signal!.reason);
       const job: Job = {
         id: this.nextId++,
         tasks: new Map(),
@@ -172,11 +169,11 @@ export class SearchPool {
         prefix: 0,
         prefixCount: 0,
         done: 0,
-        settle: (error) => {
+        settle: (error?: unknown) => {
           if (!this.jobs.delete(job.id)) return;
           Atomics.store(control, CONTROL_STOP, 1);
           s.signal?.removeEventListener('abort', onAbort);
-          if (error) return reject(error);
+          if (error !== undefined) return reject(error);
           resolve(merge(job));
         },
       };
