@@ -7,7 +7,6 @@
 import * as z from 'zod';
 import { ToolError, UnavailableError, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
 import { UpstreamClient, type UpstreamStatus } from '../../../src/kit/index.js';
-import type { Client } from '@modelcontextprotocol/client';
 import { RpcCode } from '../protocol.js';
 import { KNOWN_TOOLS, NEEDS_DATA_SOURCE, type KnownTool } from './known-tools.js';
 
@@ -22,6 +21,9 @@ export interface StockImHexOptions {
   /** ImHex's tool list differs from the one published so far. */
   onToolsChanged?(): void;
 }
+
+/** The MCP client the kit's UpstreamClient hands to a request. */
+type McpClient = Parameters<Parameters<UpstreamClient['request']>[0]>[0];
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -166,7 +168,7 @@ export class StockImHex {
   }
 
   /** One request through the bridge; a timeout retires the bridge (see `replace`). */
-  private async send<T>(what: string, run: (c: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async send<T>(what: string, run: (c: McpClient) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const upstream = this.upstream;
     try {
       return await upstream.request(run, signal);
