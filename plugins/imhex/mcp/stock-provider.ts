@@ -92,8 +92,8 @@ export class StockProvider implements ImHexProvider {
     return r.truncated ? { offsets: r.offsets, truncated: true as const } : { offsets: r.offsets };
   }
 
-  async getOffsetInfo(offset: number, call: ProviderCall) {
-    await this.imhex.openSources({ signal: call.signal });
+  /** No request of its own: get_offset_info reads the bytes next, which checks a data source is open. */
+  async getOffsetInfo(offset: number) {
     return { offset, address_str: addressString(offset) };
   }
 

@@ -178,7 +178,7 @@ describe('imhex-mcp refusals and failures', () => {
   it('refuses to read with no data source open instead of letting ImHex crash; uses write_data and selection tools when offered', async () => {
     // A hypothetical ImHex that has write_data, get_selection and set_selection (see imhex-replica.js).
     const { imhex, call, session } = await start({ hypotheticalTools: true });
-    for (const tool of ['read_bytes', 'search', 'hexdump'] as const) {
+    for (const tool of ['read_bytes', 'search', 'hexdump', 'get_offset_info'] as const) {
       const r = await call(tool, tool === 'search' ? { pattern: '00' } : { offset: 0 });
       expect(r.error).toMatchObject({ code: -32001 });
       expect(r.text).toMatch(/^ImHex has no data source open: open a file in ImHex, or call imhex_open_file with its path/);
