@@ -1,73 +1,84 @@
-// imhex: hex-editor commands — selection, read, write, search, offset info, hexdump — served by
-// ImHex's MCP Integration server over TCP, or (the embedded default) by a local file.
-import { defineBackend, UnavailableError, type BackendContext, type CallContext } from '../../src/backend/index.js';
-import { chooseProvider, configEnv, configSchema, type ImHexConfig } from './config.js';
+// imhex: hex-editor commands — selection, read, write, search, offset info, hexdump — served by a
+// local file (the embedded default), ImHex's MCP Integration plugin over TCP, or stock ImHex's own
+// MCP server through `imhex --mcp`; with stock ImHex, its own tools (open_file, pattern code, …) too.
+import { defineBackend, ToolError, type BackendContext, type CallContext, type ListKind } from '../../src/backend/index.js';
+import { configEnv, configSchema, type ImHexConfig } from './config.js';
 import { FileProvider } from './local/file-provider.js';
+import { KNOWN_TOOLS } from './mcp/known-tools.js';
+import { stockToolDefs } from './mcp/stock-tools.js';
 import type { ImHexProvider } from './provider.js';
-import { RemoteProvider } from './remote/provider.js';
+import { createProvider, StockHolder } from './providers.js';
 import { imhexTools } from './tools.js';
 
-/** Builds the provider the config asks for (no I/O yet). */
-export function createProvider(ctx: BackendContext<ImHexConfig>): ImHexProvider {
-  const config = ctx.config;
-  const choice = chooseProvider(config);
-  if (choice.kind === 'none') throw new UnavailableError(choice.problem);
-  if (choice.kind === 'file') {
-    return new FileProvider({
-      file: choice.file,
-      writable: config.writable,
-      allowGrow: config.allowGrow,
-      chunkBytes: config.searchChunkBytes,
-    });
-  }
-  return new RemoteProvider({
-    host: choice.host,
-    port: choice.port,
-    connectTimeoutMs: config.connectTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    logger: ctx.logger,
-    unreachableHint: choice.fileFallbackHint
-      ? ' (Or work on a local file: set plugins.imhex.file, or pass --file FILE to mcphost call imhex.)'
-      : undefined,
-  });
-}
+export { createProvider };
+
+/** Stock ImHex's own tools are listed when the plugin may end up talking to it. */
+const mayUseStock = (config: ImHexConfig) => config.mode === 'imhex-mcp' || (config.mode === 'auto' && !config.file);
 
 export default function imhex() {
-  let provider: ImHexProvider | undefined;
-  const providerFor = async (ctx: CallContext<ImHexConfig>) => {
-    provider ??= createProvider(ctx);
+  let provider: Promise<ImHexProvider> | undefined;
+  let notify: ((kind: ListKind) => void) | undefined;
+  const stock = new StockHolder(() => notify?.('tools'));
+
+  const providerFor = (ctx: BackendContext<ImHexConfig>) => {
+    notify ??= ctx.notifyListChanged;
+    provider ??= createProvider(ctx, stock).catch((error) => {
+      provider = undefined; // nothing found: look again on the next call
+      throw error;
+    });
     return provider;
   };
+
+  const stockFor = async (ctx: CallContext<ImHexConfig>) => {
+    if (ctx.config.mode === 'auto') {
+      const p = await providerFor(ctx);
+      if (p.kind !== 'imhex-mcp') {
+        throw new ToolError(
+          `this is one of stock ImHex's own tools, but mode auto found ${p.label} first: set plugins.imhex.mode: imhex-mcp to use stock ImHex`,
+          { code: 'UNAVAILABLE' },
+        );
+      }
+    }
+    return stock.get(ctx);
+  };
+
+  const seed = imhexTools(providerFor);
+  const seedNames = new Set(seed.map((t) => t.name));
+
   return defineBackend<ImHexConfig>({
     name: 'imhex',
-    version: '0.1.0',
+    version: '0.2.0',
     description:
-      'Hex editing: selection, read/write bytes, pattern search, offset info and hexdump, on ImHex (MCP Integration, TCP 61100) or a local file',
+      'Hex editing: selection, read/write bytes, pattern search, offset info and hexdump, on a local file, ImHex (MCP Integration plugin, TCP 61100) ' +
+      "or stock ImHex's own MCP server (imhex --mcp), whose pattern-language tools are published too",
     configSchema,
     env: configEnv,
-    tools: imhexTools(providerFor),
-    start(ctx) {
-      provider ??= createProvider(ctx);
+    tools: (ctx) => {
+      notify ??= ctx.notifyListChanged;
+      if (!mayUseStock(ctx.config)) return seed;
+      return [...seed, ...stockToolDefs(stock.current?.tools() ?? KNOWN_TOOLS, seedNames, stockFor)];
+    },
+    async start(ctx) {
+      const p = await providerFor(ctx);
       // A local file is opened now, so a wrong path is reported before the first tool runs.
-      if (provider instanceof FileProvider) return provider.fileHandle().then(() => undefined);
+      if (p instanceof FileProvider) await p.open();
     },
     async stop() {
       const p = provider;
       provider = undefined;
-      await p?.close();
+      await Promise.allSettled([(await p?.catch(() => undefined))?.close(), stock.close()]);
     },
     async health(ctx) {
       let p: ImHexProvider;
       try {
-        p = provider ?? createProvider(ctx);
+        p = await providerFor(ctx);
       } catch (error) {
         return { ok: false, message: (error as Error).message };
       }
-      try {
-        return await p.health();
-      } finally {
-        if (p !== provider) await p.close();
-      }
+      const report = await p.health();
+      return ctx.config.mode === 'auto' && !ctx.config.file
+        ? { ...report, message: `mode auto found ${p.label}: ${report.message}` }
+        : report;
     },
   });
 }

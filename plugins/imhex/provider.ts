@@ -1,4 +1,5 @@
-// What answers the imhex tools: ImHex over TCP, or a local file. Arguments reach a provider
+// What answers the imhex tools: ImHex's MCP Integration plugin over TCP, stock ImHex's own MCP
+// server through `imhex --mcp`, or a local file. Arguments reach a provider
 // already checked (offsets ≥ 0, counts within the limit, hex parsed); results follow the protocol.
 import type { HealthReport, ProgressUpdate } from '../../src/backend/index.js';
 import type { Pattern } from './hex.js';
@@ -18,7 +19,7 @@ export interface SearchRequest {
 }
 
 export interface ImHexProvider {
-  readonly kind: 'file' | 'imhex';
+  readonly kind: 'file' | 'imhex' | 'imhex-mcp';
   /** One line for people: which file or which ImHex. */
   readonly label: string;
   getSelection(call: ProviderCall): Promise<Selection>;

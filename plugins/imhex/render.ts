@@ -31,7 +31,7 @@ export function searchText(pattern: string, r: SearchResult, shown = 20): string
   if (n === 0) return `No match for ${pattern}.`;
   const list = r.offsets.slice(0, shown).map(hex).join(', ');
   const more = n > shown ? `, … (${n - shown} more in the structured result)` : '';
-  const head = r.truncated ? `First ${n} matches (more exist; raise maxResults or narrow the range)` : `${n} match${n === 1 ? '' : 'es'}`;
+  const head = r.truncated ? `First ${n} matches (more exist; raise max_results or narrow the range)` : `${n} match${n === 1 ? '' : 'es'}`;
   return `${head} for ${pattern}: ${list}${more}`;
 }
 

@@ -8,6 +8,10 @@ const offset = (description: string) => z.number().int().meta({ minimum: 0, desc
 
 export const DEFAULT_COUNT = 256;
 export const DEFAULT_MAX_RESULTS = 1000;
+/** Bounds every search answer (≈ 1.2 MB of offsets as JSON). */
+export const MAX_RESULTS_LIMIT = 100_000;
+/** Bounds every hexdump answer: 16 384 lines, ≈ 1.1 MB of text (sent twice: as text and structured). */
+export const HEXDUMP_LIMIT = 256 * 1024;
 
 export const inputs = {
   getSelection: z.object({}),
@@ -27,16 +31,31 @@ export const inputs = {
     pattern: z.string().describe('bytes as hex; ?? matches any byte; spaces allowed, e.g. "4A ?? 6F"'),
     start_offset: offset('first offset where a match may start (default 0)').optional(),
     end_offset: offset('matches must start before this offset (default: end of data); a match may run past it').optional(),
+    max_results: z
+      .number()
+      .int()
+      .meta({
+        minimum: 1,
+        maximum: MAX_RESULTS_LIMIT,
+        default: DEFAULT_MAX_RESULTS,
+        description: `stop after this many matches (default ${DEFAULT_MAX_RESULTS}, at most ${MAX_RESULTS_LIMIT}); the result then says truncated: true`,
+      })
+      .optional(),
     maxResults: z
       .number()
       .int()
-      .meta({ minimum: 1, description: 'stop after this many matches; the result then says truncated: true' })
-      .default(DEFAULT_MAX_RESULTS),
+      .meta({
+        minimum: 1,
+        maximum: MAX_RESULTS_LIMIT,
+        deprecated: true,
+        description: 'deprecated name of max_results (accepted until the next release)',
+      })
+      .optional(),
   }),
   getOffsetInfo: z.object({ offset: offset('the offset to describe and interpret') }),
   hexdump: z.object({
     offset: offset('where the dump starts').default(0),
-    count: offset('how many bytes to dump (at most plugins.imhex.maxBytes)').default(DEFAULT_COUNT),
+    count: offset(`how many bytes to dump (at most ${HEXDUMP_LIMIT}, and at most plugins.imhex.maxBytes)`).default(DEFAULT_COUNT),
   }),
 };
 

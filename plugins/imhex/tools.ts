@@ -7,8 +7,8 @@ import { xxd } from './hexdump.js';
 import { INSPECT_BYTES, inspect } from './inspector.js';
 import type { ImHexProvider, ProviderCall } from './provider.js';
 import { offsetInfoText, readText, searchText, selectionText, setSelectionText, writeText } from './render.js';
-import { inputs, outputs } from './schemas.js';
-import { checkCount, checkOffset, checkPositive, checkRange } from './validate.js';
+import { DEFAULT_MAX_RESULTS, HEXDUMP_LIMIT, inputs, MAX_RESULTS_LIMIT, outputs } from './schemas.js';
+import { checkCount, checkMaxResults, checkOffset, checkRange } from './validate.js';
 
 export type ProviderFor = (ctx: CallContext<ImHexConfig>) => Promise<ImHexProvider>;
 
@@ -78,14 +78,14 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       title: 'Search bytes',
       description:
         'Finds a hex byte pattern (?? = any byte, spaces allowed) and returns the offsets where it starts, in [start_offset, end_offset). ' +
-        'Stops after maxResults matches with truncated: true.',
+        `Stops after max_results matches (default ${DEFAULT_MAX_RESULTS}, at most ${MAX_RESULTS_LIMIT}) with truncated: true.`,
       input: inputs.search,
       output: outputs.search,
       annotations: readOnly,
-      handler: async ({ pattern, start_offset, end_offset, maxResults }, ctx) => {
+      handler: async ({ pattern, start_offset, end_offset, max_results, maxResults: deprecated }, ctx) => {
         const parsed = parsePattern('pattern', pattern);
         const range = checkRange(start_offset, end_offset);
-        checkPositive('maxResults', maxResults);
+        const maxResults = checkMaxResults(max_results, deprecated, DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT);
         const provider = await providerFor(ctx);
         const r = await provider.search({ pattern: parsed, start_offset: range.start, end_offset: range.end, maxResults }, call(ctx));
         return structured(r, searchText(parsed.text, r));
@@ -118,7 +118,13 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       annotations: readOnly,
       handler: async ({ offset, count }, ctx) => {
         checkOffset('offset', offset);
-        checkCount('count', count, ctx.config.maxBytes);
+        const limit = Math.min(HEXDUMP_LIMIT, ctx.config.maxBytes);
+        checkCount(
+          'count',
+          count,
+          limit,
+          limit === HEXDUMP_LIMIT ? 'dump in parts, or use read_bytes' : 'dump in parts, or raise plugins.imhex.maxBytes',
+        );
         const r = await (await providerFor(ctx)).readBytes(offset, count, call(ctx));
         const dump = xxd(Buffer.from(r.hex_data, 'hex'), offset);
         return structured({ offset, count, bytes_read: r.bytes_read, dump }, dump || `No data at ${offset} (end of data).`);

@@ -7,14 +7,10 @@ export function checkOffset(field: string, value: number): number {
   return value;
 }
 
-/** A byte count between 0 and `limit` (plugins.imhex.maxBytes). */
-export function checkCount(field: string, value: number, limit: number): number {
+/** A byte count between 0 and `limit` (plugins.imhex.maxBytes, or hexdump's own limit). */
+export function checkCount(field: string, value: number, limit: number, how = 'read in parts, or raise plugins.imhex.maxBytes'): number {
   if (value < 0) throw invalidParams(field, `must be 0 or more, got ${value}`);
-  if (value > limit) {
-    throw invalidParams(field, `${value} is over the limit of ${limit} bytes per call: read in parts, or raise plugins.imhex.maxBytes`, {
-      limit,
-    });
-  }
+  if (value > limit) throw invalidParams(field, `${value} is over the limit of ${limit} bytes per call: ${how}`, { limit });
   return value;
 }
 
@@ -30,4 +26,25 @@ export function checkRange(start: number | undefined, end: number | undefined): 
   checkOffset('end_offset', end);
   if (end < s) throw invalidParams('end_offset', `${end} is before start_offset ${s}`);
   return { start: s, end };
+}
+
+/** `max_results`, or its deprecated name `maxResults`: 1 … MAX_RESULTS_LIMIT. */
+export function checkMaxResults(current: number | undefined, deprecated: number | undefined, fallback: number, limit: number): number {
+  if (current !== undefined && deprecated !== undefined && current !== deprecated) {
+    throw invalidParams(
+      'maxResults',
+      `is the deprecated name of max_results and disagrees with it (${deprecated} vs ${current}): give only max_results`,
+    );
+  }
+  const field = current === undefined && deprecated !== undefined ? 'maxResults' : 'max_results';
+  const value = current ?? deprecated ?? fallback;
+  checkPositive(field, value);
+  if (value > limit) {
+    throw invalidParams(
+      field,
+      `${value} is over the limit of ${limit} matches per call: narrow the range (start_offset/end_offset) and search again from after the last offset found`,
+      { limit },
+    );
+  }
+  return value;
 }

@@ -1,23 +1,38 @@
-// The embedded provider: the six commands on a local file, through one file handle with
-// positional reads and writes. Nothing loads the whole file; offsets go up to
-// Number.MAX_SAFE_INTEGER. Opened read-only unless `writable`; writes never grow the file unless
-// `allowGrow`, are checked before any byte is written, and are fsync'ed before success.
-import { open, stat, type FileHandle } from 'node:fs/promises';
+// The embedded provider: the six commands on a local file through positional reads and writes on
+// one handle, checked against the path before each use (open-file.ts). Nothing loads the whole
+// file; offsets go up to Number.MAX_SAFE_INTEGER. Opened read-only unless `writable`; writes never
+// grow the file unless `allowGrow`, are checked before any byte is written, and are all or
+// nothing (write.ts). Large searches run on worker threads (search-pool.ts), small ones here.
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UnavailableError, type HealthReport } from '../../../src/backend/index.js';
+import type { HealthReport, Logger } from '../../../src/backend/index.js';
 import { invalidParams, notWritable } from '../errors.js';
 import { addressString, selectionOf, type Selection } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
+import { planScan, sampleFrequencies } from '../scan.js';
+import { openHint, readFully, ServedFile } from './open-file.js';
 import { chunkedSearch } from './search.js';
+import { SearchPool } from './search-pool.js';
+import { writeAllOrNothing } from './write.js';
 
 export interface FileProviderOptions {
   file: string;
   writable: boolean;
   allowGrow: boolean;
+  /** Bytes read per step when searching. */
   chunkBytes: number;
+  /** Worker threads for large searches (0: search on the calling thread only). */
+  searchThreads?: number;
   /** Searches over at least this many bytes report progress. */
   progressMinBytes?: number;
+  logger?: Logger;
 }
+
+/** Ranges at least this large go to the worker threads; below it, starting them costs more than it saves. */
+const POOL_MIN_BYTES = 8 * 1024 * 1024;
+/** What one worker takes at a time: small enough that two cores share a range evenly. */
+const TASK_BYTES = 16 * 1024 * 1024;
+const SAMPLE_BYTES = 64 * 1024;
 
 /** Selections live in memory, one per file (by absolute path), for the life of the process. */
 const selections = new Map<string, { start: number; size: number }>();
@@ -27,50 +42,31 @@ export class FileProvider implements ImHexProvider {
   readonly label: string;
   private readonly o: FileProviderOptions;
   private readonly key: string;
-  private handle?: Promise<FileHandle>;
+  private readonly file: ServedFile;
+  private pool?: SearchPool;
+  /** Writes run one at a time, so restoring a failed write never undoes another. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   constructor(options: FileProviderOptions) {
     this.o = options;
     this.key = path.resolve(options.file);
+    this.file = new ServedFile(this.key, options.writable, options.logger);
     this.label = `file ${this.key} (${options.writable ? `writable${options.allowGrow ? ', may grow' : ''}` : 'read-only'})`;
   }
 
-  /** Opens the file once; a failure is reported as unavailable and retried on the next call. */
-  fileHandle(): Promise<FileHandle> {
-    this.handle ??= this.open().catch((error: NodeJS.ErrnoException) => {
-      this.handle = undefined;
-      throw new UnavailableError(
-        `cannot open ${this.key}${this.o.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.o.writable)}`,
-        {
-          cause: error,
-          data: { file: this.key, reason: error.code },
-        },
-      );
-    });
-    return this.handle;
-  }
-
-  private async open(): Promise<FileHandle> {
-    const fh = await open(this.key, this.o.writable ? 'r+' : 'r');
-    if (!(await fh.stat()).isFile()) {
-      await fh.close();
-      throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
-    }
-    return fh;
-  }
-
-  private async size(): Promise<number> {
-    return (await (await this.fileHandle()).stat()).size;
+  /** Opens the file (a wrong path is reported here, before the first tool runs). */
+  async open(): Promise<void> {
+    await this.file.handle();
   }
 
   async getSelection(): Promise<Selection> {
-    await this.fileHandle();
+    await this.file.use(async () => undefined);
     const s = selections.get(this.key);
     return selectionOf(s?.start ?? null, s?.size ?? 0);
   }
 
   async setSelection(start: number, size: number) {
-    const total = await this.size();
+    const total = await this.file.use(async ({ fh }) => (await fh.stat()).size);
     if (start + size > total) {
       throw invalidParams(
         size === 0 ? 'start_offset' : 'size',
@@ -83,60 +79,98 @@ export class FileProvider implements ImHexProvider {
     return { status: 'success' as const, start_offset: start, size };
   }
 
-  async readBytes(offset: number, count: number) {
-    const fh = await this.fileHandle();
-    const buffer = Buffer.alloc(count);
-    const got = count === 0 ? 0 : await readFully(fh, buffer, count, offset);
-    return { offset, count, bytes_read: got, hex_data: buffer.toString('hex', 0, got) };
+  readBytes(offset: number, count: number) {
+    return this.file.use(async ({ fh }) => {
+      const buffer = Buffer.alloc(count);
+      const got = count === 0 ? 0 : await readFully(fh, buffer, count, offset);
+      return { offset, count, bytes_read: got, hex_data: buffer.toString('hex', 0, got) };
+    });
   }
 
   async writeBytes(offset: number, data: Buffer, call: ProviderCall) {
     if (!this.o.writable) throw notWritable(`${this.key} is open read-only; set plugins.imhex.writable: true to allow write_bytes`);
-    const fh = await this.fileHandle();
-    const total = (await fh.stat()).size;
-    const end = offset + data.length;
-    if (offset > total || (end > total && !this.o.allowGrow)) {
-      const how = this.o.allowGrow
-        ? 'a write may extend the file but must start at or before its end'
-        : 'writes never grow the file unless plugins.imhex.allowGrow is true';
-      throw invalidParams('offset', `writing ${data.length} bytes at ${offset} runs past the end of the data (${total} bytes): ${how}`, {
-        dataSize: total,
-      });
-    }
-    if (end > Number.MAX_SAFE_INTEGER) throw invalidParams('offset', 'the write would end past Number.MAX_SAFE_INTEGER');
-    call.signal.throwIfAborted();
-    let written = 0;
-    while (written < data.length) {
-      const { bytesWritten } = await fh.write(data, written, data.length - written, offset + written);
-      written += bytesWritten;
-    }
-    await fh.sync();
-    return { offset, bytes_written: written, status: 'success' as const };
+    const run = this.writes.then(() =>
+      this.file.use(async ({ fh }) => {
+        const total = (await fh.stat()).size;
+        const end = offset + data.length;
+        if (offset > total || (end > total && !this.o.allowGrow)) {
+          const how = this.o.allowGrow
+            ? 'a write may extend the file but must start at or before its end'
+            : 'writes never grow the file unless plugins.imhex.allowGrow is true';
+          throw invalidParams(
+            'offset',
+            `writing ${data.length} bytes at ${offset} runs past the end of the data (${total} bytes): ${how}`,
+            {
+              dataSize: total,
+            },
+          );
+        }
+        if (end > Number.MAX_SAFE_INTEGER) throw invalidParams('offset', 'the write would end past Number.MAX_SAFE_INTEGER');
+        call.signal.throwIfAborted();
+        const { bytes_written } = await writeAllOrNothing(fh, this.key, offset, data, total);
+        return { offset, bytes_written, status: 'success' as const };
+      }),
+    );
+    this.writes = run.catch(() => undefined);
+    return run;
   }
 
-  async search(request: SearchRequest, call: ProviderCall) {
-    const fh = await this.fileHandle();
-    const size = (await fh.stat()).size;
-    const end = Math.min(request.end_offset ?? size, size);
-    const total = end - request.start_offset;
-    const report = call.progress && total >= (this.o.progressMinBytes ?? 64 * 1024 * 1024);
-    const result = await chunkedSearch((buf, len, pos) => readFully(fh, buf, len, pos), request.pattern, {
-      start: request.start_offset,
-      end,
-      size,
-      maxResults: request.maxResults,
-      chunkBytes: this.o.chunkBytes,
-      signal: call.signal,
-      progressEvery: Math.max(this.o.chunkBytes, Math.floor(total / 100)),
-      onProgress: report
-        ? ({ done, total: all }) => call.progress!({ progress: done, total: all, message: `searched ${done} of ${all} bytes` })
-        : undefined,
+  search(request: SearchRequest, call: ProviderCall) {
+    return this.file.use(async ({ fh, dev, ino }) => {
+      const size = (await fh.stat()).size;
+      const end = Math.min(request.end_offset ?? size, size);
+      const L = request.pattern.bytes.length;
+      const lastStart = Math.min(end, size - L + 1);
+      const total = Math.max(0, lastStart - request.start_offset);
+      const report = call.progress && total >= (this.o.progressMinBytes ?? 64 * 1024 * 1024);
+      const every = Math.max(this.o.chunkBytes, Math.floor(total / 100));
+      let reported = 0;
+      const onProgress = report
+        ? (done: number, all: number) => {
+            if (done - reported < every || done >= all) return;
+            reported = done;
+            call.progress!({ progress: done, total: all, message: `searched ${done} of ${all} bytes` });
+          }
+        : undefined;
+      const threads = this.o.searchThreads ?? 0;
+      if (threads === 0 || total < POOL_MIN_BYTES) {
+        const r = await chunkedSearch((buf, len, pos) => readFully(fh, buf, len, pos), request.pattern, {
+          start: request.start_offset,
+          end,
+          size,
+          maxResults: request.maxResults,
+          chunkBytes: this.o.chunkBytes,
+          signal: call.signal,
+          onProgress: onProgress && (({ done, total: all }) => onProgress(done, all)),
+        });
+        return r.truncated ? { offsets: r.offsets, truncated: true as const } : { offsets: r.offsets };
+      }
+      // The plan follows the data: a sample from the start of the range says which bytes are rare.
+      const sample = Buffer.alloc(SAMPLE_BYTES);
+      const got = await readFully(fh, sample, SAMPLE_BYTES, request.start_offset);
+      this.pool ??= new SearchPool(threads);
+      const r = await this.pool.search({
+        file: this.key,
+        dev,
+        ino,
+        plan: planScan(request.pattern, sampleFrequencies(sample.subarray(0, got))),
+        start: request.start_offset,
+        lastStart,
+        size,
+        wanted: request.maxResults + 1,
+        taskBytes: Math.max(TASK_BYTES, this.o.chunkBytes),
+        bufferBytes: this.o.chunkBytes,
+        signal: call.signal,
+        onProgress,
+      });
+      const truncated = r.offsets.length > request.maxResults;
+      if (truncated) r.offsets.length = request.maxResults;
+      return truncated ? { offsets: r.offsets, truncated: true as const } : { offsets: r.offsets };
     });
-    return result.truncated ? { offsets: result.offsets, truncated: true as const } : { offsets: result.offsets };
   }
 
   async getOffsetInfo(offset: number) {
-    await this.fileHandle();
+    await this.file.use(async () => undefined);
     return { offset, address_str: addressString(offset) };
   }
 
@@ -166,30 +200,8 @@ export class FileProvider implements ImHexProvider {
   }
 
   async close(): Promise<void> {
-    const handle = this.handle;
-    this.handle = undefined;
-    await (await handle?.catch(() => undefined))?.close().catch(() => undefined);
+    const pool = this.pool;
+    this.pool = undefined;
+    await Promise.all([pool?.close(), this.file.close()]);
   }
-}
-
-function openHint(error: NodeJS.ErrnoException, writable: boolean): string {
-  if (error.code === 'ENOENT') return 'set plugins.imhex.file (or pass --file) to an existing file';
-  if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder or device; name a regular file';
-  if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') {
-    return writable
-      ? 'the file is not writable by this user; fix its permissions or set plugins.imhex.writable: false'
-      : 'the file is not readable by this user';
-  }
-  return 'check plugins.imhex.file';
-}
-
-/** Reads until `length` bytes or the end of the file. */
-async function readFully(fh: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> {
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await fh.read(buffer, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got;
 }

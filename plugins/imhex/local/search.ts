@@ -1,8 +1,10 @@
-// Searches a byte range of a file for a pattern without loading the file: the range is read in
-// chunks that overlap by pattern length - 1, so a match that straddles two chunks is found once.
-// The next chunk is read while the current one is searched. A plain pattern uses Buffer.indexOf
-// (memchr-accelerated); a pattern with wildcards looks for its longest literal run first.
-import { anchorOf, matchesAt, type Pattern } from '../hex.js';
+// Searches a byte range for a pattern without loading it whole, on the calling thread: the range
+// is read in chunks that overlap by pattern length - 1, so a match that straddles two chunks is
+// found once, and the next chunk is read while the current one is searched. Used for small
+// ranges of a local file and for ImHex's data read through its MCP server (large local ranges
+// go to search-pool.ts). How a chunk is scanned is scan.ts's plan.
+import type { Pattern } from '../hex.js';
+import { planScan, sampleFrequencies, scan, type ScanPlan } from '../scan.js';
 
 /** Reads up to `length` bytes at `position` into `buffer` (from index 0); returns the count read. */
 export type ReadAt = (buffer: Buffer, length: number, position: number) => Promise<number>;
@@ -22,6 +24,8 @@ export interface ChunkedSearchOptions {
   maxResults: number;
   chunkBytes: number;
   signal?: AbortSignal;
+  /** The scan plan; by default planned from the pattern and a sample of the first chunk. */
+  plan?: ScanPlan;
   /** Called after each chunk once at least `progressEvery` bytes were searched since the last call. */
   onProgress?(p: SearchProgress): void;
   progressEvery?: number;
@@ -42,7 +46,7 @@ export async function chunkedSearch(read: ReadAt, pattern: Pattern, o: ChunkedSe
   const chunk = Math.max(1, Math.min(o.chunkBytes, total));
   const span = chunk + L - 1;
   const buffers = [Buffer.allocUnsafe(span), Buffer.allocUnsafe(span)];
-  const find = finder(pattern);
+  let plan = o.plan;
   const wanted = o.maxResults + 1; // one more than allowed tells us whether to say `truncated`
   const readChunk = (i: number, pos: number) => read(buffers[i & 1], Math.min(span, o.size - pos), pos);
 
@@ -56,8 +60,10 @@ export async function chunkedSearch(read: ReadAt, pattern: Pattern, o: ChunkedSe
       const got = await pending!;
       const next = pos + chunk;
       pending = next < lastStart ? readChunk(i + 1, next) : undefined;
+      const view = buffers[i & 1].subarray(0, got);
+      plan ??= planScan(pattern, sampleFrequencies(view.subarray(0, 64 * 1024)));
       const limit = Math.min(chunk, lastStart - pos, got - L + 1); // starts searched in this chunk
-      if (limit > 0) find(buffers[i & 1].subarray(0, got), limit, (at) => offsets.push(pos + at) < wanted);
+      if (limit > 0) scan(view, limit, plan, (at) => offsets.push(pos + at) < wanted);
       done = Math.min(next, lastStart) - o.start;
       if (offsets.length >= wanted) break;
       if (o.onProgress && done - reported >= (o.progressEvery ?? 0) && done < total) {
@@ -72,27 +78,4 @@ export async function chunkedSearch(read: ReadAt, pattern: Pattern, o: ChunkedSe
   const truncated = offsets.length > o.maxResults;
   if (truncated) offsets.length = o.maxResults;
   return { offsets, truncated, bytesSearched: done };
-}
-
-/** `find(view, limit, emit)` reports every match starting before `limit`; stops when emit returns false. */
-type Finder = (view: Buffer, limit: number, emit: (at: number) => boolean) => void;
-
-function finder(pattern: Pattern): Finder {
-  const anchor = anchorOf(pattern);
-  if (anchor.length === 0) {
-    return (_view, limit, emit) => {
-      for (let at = 0; at < limit && emit(at); at++);
-    };
-  }
-  const needle = pattern.bytes.subarray(anchor.at, anchor.at + anchor.length);
-  const exact = pattern.wildcards === 0;
-  return (view, limit, emit) => {
-    let j = view.indexOf(needle, anchor.at);
-    while (j !== -1) {
-      const at = j - anchor.at;
-      if (at >= limit) return;
-      if ((exact || matchesAt(view, at, pattern)) && !emit(at)) return;
-      j = view.indexOf(needle, j + 1);
-    }
-  };
 }

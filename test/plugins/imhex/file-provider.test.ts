@@ -182,13 +182,16 @@ describe('a sparse file over 4 GiB', () => {
       expect(r.hex_data.slice(4, 4 + bytes.length * 2)).toBe(bytes.toString('hex'));
     }
     const pattern = parsePattern('pattern', 'ca fe ba be ?? ??');
-    const low = await p.search(
-      { pattern, start_offset: FOUR_GIB - 32 * 1024 ** 2, end_offset: FOUR_GIB + 160 * 1024 ** 2, maxResults: 10 },
-      call(),
-    );
-    expect(low).toEqual({ offsets: [marks[0][0], marks[1][0]] });
-    const high = await p.search({ pattern, start_offset: SIZE - 32 * 1024 ** 2, maxResults: 10 }, call());
-    expect(high).toEqual({ offsets: [marks[2][0]] });
+    // On the calling thread, and on worker threads (ranges of 8 MiB or more).
+    for (const searcher of [p, provider(big, { searchThreads: 2 })]) {
+      const low = await searcher.search(
+        { pattern, start_offset: FOUR_GIB - 32 * 1024 ** 2, end_offset: FOUR_GIB + 160 * 1024 ** 2, maxResults: 10 },
+        call(),
+      );
+      expect(low).toEqual({ offsets: [marks[0][0], marks[1][0]] });
+      const high = await searcher.search({ pattern, start_offset: SIZE - 32 * 1024 ** 2, maxResults: 10 }, call());
+      expect(high).toEqual({ offsets: [marks[2][0]] });
+    }
     expect(await p.getOffsetInfo(FOUR_GIB + 1)).toEqual({ offset: FOUR_GIB + 1, address_str: '0x100000001' });
     const at = SIZE - 1000;
     await p.writeBytes(at, Buffer.from('0badf00d', 'hex'), call());

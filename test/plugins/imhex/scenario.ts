@@ -6,6 +6,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
+import type { CallOutcome } from '../../../src/registry/result.ts';
+import type { InProcessSession } from '../../helpers/in-process.ts';
 import { naiveSearch } from './helpers.ts';
 
 export interface ToolOutcome {
@@ -17,6 +19,32 @@ export interface ToolOutcome {
 }
 
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<ToolOutcome>;
+
+interface WireResult {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  content: Array<{ type: string; text?: string }>;
+}
+
+function outcome(r: WireResult): ToolOutcome {
+  return {
+    isError: r.isError === true,
+    structured: (r.structuredContent ?? {}) as Record<string, any>,
+    error: r._meta?.['mcphost/error'] as Record<string, any> | undefined,
+    text: r.content.map((c) => c.text ?? '').join('\n'),
+  };
+}
+
+/** imhex_<tool> through an MCP session (the official SDK client). */
+export function sdkCall(session: Pick<InProcessSession, 'client'>): CallTool {
+  return async (tool, args) => outcome((await session.client.callTool({ name: `imhex_${tool}`, arguments: args })) as WireResult);
+}
+
+/** `mcphost call imhex <tool>` in-process, with `call`'s outcome. */
+export function oneShotCall(run: (tool: string, args: Record<string, unknown>) => Promise<CallOutcome>): CallTool {
+  return async (tool, args) => outcome((await run(tool, args)).result as WireResult);
+}
 
 export interface ScenarioOptions {
   /** Does a selection survive from one call to the next? (not for one-shot calls on a file) */
@@ -95,9 +123,9 @@ export async function everyTool(call: CallTool, o: ScenarioOptions): Promise<voi
   expect(ranged.structured).toEqual({ offsets: naiveSearch(o.truth(), pattern, 301, size) });
   const zeros = naiveSearch(o.truth(), [0x00, null]);
   expect(zeros.length).toBeGreaterThan(3);
-  const capped = await ok('search', { pattern: '00 ??', maxResults: 3 });
+  const capped = await ok('search', { pattern: '00 ??', max_results: 3 });
   expect(capped.structured).toEqual({ offsets: zeros.slice(0, 3), truncated: true });
-  expect(capped.text).toMatch(/^First 3 matches \(more exist; raise maxResults or narrow the range\) for 00 \?\?: 0x/);
+  expect(capped.text).toMatch(/^First 3 matches \(more exist; raise max_results or narrow the range\) for 00 \?\?: 0x/);
 
   const info = await ok('get_offset_info', { offset: 300 });
   const at = o.truth().subarray(300, 316);

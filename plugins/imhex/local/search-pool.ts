@@ -1,0 +1,246 @@
+// Large searches of a local file run on worker threads, so the main thread keeps answering other
+// clients (a read_bytes is not held up by another client's 1 GiB search) and every core scans.
+// The range is cut into tasks that idle workers take from a shared counter (a slow core does
+// fewer), each worker reads its task in small buffers (they stay in the CPU cache, which measured
+// faster than large ones), and the main thread puts the tasks' matches back in order.
+//
+// The worker runs the source text of `scan` (scan.ts) and of `workerMain` below with `eval`: both
+// are self-contained, so the same code runs from the compiled dist/ and from the TypeScript tests.
+import { Worker } from 'node:worker_threads';
+import { ToolError } from '../../../src/backend/index.js';
+import { scan, type ScanPlan } from '../scan.js';
+
+export interface PoolSearch {
+  file: string;
+  /** The file's identity when the search was planned: a worker refuses a file replaced since. */
+  dev: string;
+  ino: string;
+  plan: ScanPlan;
+  /** First match start, and the exclusive bound for match starts. */
+  start: number;
+  lastStart: number;
+  /** Size of the file: no byte at or after it is read. */
+  size: number;
+  /** Matches wanted: the search stops once the first `wanted` are known. */
+  wanted: number;
+  taskBytes: number;
+  bufferBytes: number;
+  signal?: AbortSignal;
+  /** Bytes searched so far (tasks finished), after each task. */
+  onProgress?(done: number, total: number): void;
+}
+
+export interface PoolResult {
+  offsets: number[];
+  /** Bytes of the range whose every match start is known. */
+  bytesSearched: number;
+}
+
+interface TaskResult {
+  offsets: number[];
+  complete: boolean;
+  bytes: number;
+}
+
+interface Job {
+  id: number;
+  tasks: Map<number, TaskResult>;
+  taskCount: number;
+  total: number;
+  wanted: number;
+  control: Int32Array;
+  progress?: PoolSearch['onProgress'];
+  workersLeft: number;
+  prefix: number;
+  prefixCount: number;
+  done: number;
+  error?: Error;
+  settle(error?: unknown): void;
+}
+
+// The shared control words of a job: [0] the next task to take, [1] non-zero once workers must stop.
+const CONTROL_STOP = 1;
+
+/* eslint-disable @typescript-eslint/no-require-imports -- runs in a worker from its source text, where only require exists */
+function workerMain(scanFn: typeof scan): void {
+  const { parentPort } = require('node:worker_threads');
+  const fs = require('node:fs');
+  parentPort.on('message', (job: any) => {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(job.file, 'r');
+      const st = fs.fstatSync(fd, { bigint: true });
+      if (String(st.dev) !== job.dev || String(st.ino) !== job.ino) {
+        throw Object.assign(new Error(`${job.file} was replaced by another file during the search`), { code: 'ESTALE' });
+      }
+      const control = job.control as Int32Array;
+      const L = job.plan.mask.length;
+      const buf = Buffer.allocUnsafe(job.bufferBytes + L - 1);
+      const taskCount = Math.ceil((job.lastStart - job.start) / job.taskBytes);
+      for (;;) {
+        if (Atomics.load(control, 1) !== 0) break;
+        const k = Atomics.add(control, 0, 1);
+        if (k >= taskCount) break;
+        const from = job.start + k * job.taskBytes;
+        const to = Math.min(from + job.taskBytes, job.lastStart);
+        const offsets: number[] = [];
+        let complete = true;
+        for (let pos = from; pos < to; pos += job.bufferBytes) {
+          if (Atomics.load(control, 1) !== 0) {
+            complete = false;
+            break;
+          }
+          const want = Math.min(buf.length, job.size - pos);
+          let got = 0;
+          while (got < want) {
+            const n = fs.readSync(fd, buf, got, want - got, pos + got);
+            if (n === 0) break;
+            got += n;
+          }
+          const limit = Math.min(job.bufferBytes, to - pos, got - L + 1);
+          if (limit > 0) scanFn(buf.subarray(0, got), limit, job.plan, (at: number) => offsets.push(pos + at) < job.wanted);
+          if (offsets.length >= job.wanted || got < want) break; // enough from this task, or the file ended early
+        }
+        parentPort.postMessage({ id: job.id, task: k, offsets, complete, bytes: to - from });
+      }
+      parentPort.postMessage({ id: job.id, finished: true });
+    } catch (error: any) {
+      parentPort.postMessage({ id: job.id, error: error?.message ?? String(error), code: error?.code });
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  });
+}
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const WORKER_SOURCE = `const scan = ${scan.toString()};\n(${workerMain.toString()})(scan);`;
+
+export class SearchPool {
+  readonly size: number;
+  private workers: Worker[] = [];
+  private jobs = new Map<number, Job>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(size: number) {
+    this.size = Math.max(1, size);
+  }
+
+  private ensureWorkers(): Worker[] {
+    while (this.workers.length < this.size) {
+      const worker = new Worker(WORKER_SOURCE, { eval: true });
+      // A one-shot `mcphost call` exits when its work is done, idle workers or not.
+      worker.unref();
+      worker.on('message', (m) => this.receive(m));
+      worker.on('error', (error) => this.lost(worker, error));
+      worker.on('exit', (code) => this.lost(worker, new Error(`a search worker exited with code ${code}`)));
+      this.workers.push(worker);
+    }
+    return this.workers;
+  }
+
+  private lost(worker: Worker, error: Error): void {
+    const i = this.workers.indexOf(worker);
+    if (i < 0) return;
+    this.workers.splice(i, 1);
+    if (this.closed) return;
+    // Its share of a running job is unknown: fail those jobs; new workers serve the next search.
+    for (const job of this.jobs.values()) job.settle(error);
+  }
+
+  search(s: PoolSearch): Promise<PoolResult> {
+    if (this.closed) return Promise.reject(new Error('the search pool is closed'));
+    if (s.signal?.aborted) return Promise.reject(s.signal.reason);
+    const total = s.lastStart - s.start;
+    const taskCount = Math.ceil(total / s.taskBytes);
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    const workers = this.ensureWorkers();
+    return new Promise<PoolResult>((resolve, reject) => {
+      const onAbort = () => job.settle(s.signal!.reason);
+      const job: Job = {
+        id: this.nextId++,
+        tasks: new Map(),
+        taskCount,
+        total,
+        wanted: s.wanted,
+        control,
+        progress: s.onProgress,
+        workersLeft: workers.length,
+        prefix: 0,
+        prefixCount: 0,
+        done: 0,
+        settle: (error?: unknown) => {
+          if (!this.jobs.delete(job.id)) return;
+          Atomics.store(control, CONTROL_STOP, 1);
+          s.signal?.removeEventListener('abort', onAbort);
+          if (error !== undefined) return reject(error);
+          resolve(merge(job));
+        },
+      };
+      this.jobs.set(job.id, job);
+      s.signal?.addEventListener('abort', onAbort, { once: true });
+      const { signal: _signal, onProgress: _onProgress, ...data } = s;
+      for (const worker of workers) worker.postMessage({ ...data, id: job.id, control });
+    });
+  }
+
+  private receive(m: {
+    id: number;
+    task?: number;
+    offsets?: number[];
+    complete?: boolean;
+    bytes?: number;
+    finished?: boolean;
+    error?: string;
+    code?: string;
+  }): void {
+    const job = this.jobs.get(m.id);
+    if (!job) return;
+    if (m.error !== undefined) {
+      const replaced = m.code === 'ESTALE';
+      return job.settle(
+        new ToolError(replaced ? m.error : `reading the file failed during the search: ${m.code ?? m.error}`, {
+          code: replaced ? 'FILE_REPLACED' : 'UNAVAILABLE',
+          data: { reason: m.code },
+        }),
+      );
+    }
+    if (m.finished) {
+      if (--job.workersLeft === 0) job.settle();
+      return;
+    }
+    job.tasks.set(m.task!, { offsets: m.offsets!, complete: m.complete!, bytes: m.bytes! });
+    if (m.complete) job.done += m.bytes!;
+    // Once the tasks in order from the first hold enough matches, nothing after them is needed.
+    for (let t = job.tasks.get(job.prefix); t?.complete; t = job.tasks.get(job.prefix)) {
+      job.prefixCount += t.offsets.length;
+      job.prefix++;
+    }
+    if (job.prefixCount >= job.wanted) Atomics.store(job.control, CONTROL_STOP, 1);
+    job.progress?.(job.done, job.total);
+  }
+
+  /** Stops the workers; searches still running fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.settle(new Error('mcphost is shutting down'));
+    const workers = this.workers;
+    this.workers = [];
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** The matches of the tasks in order, up to the first incomplete one, at most `wanted`. */
+function merge(job: Job): PoolResult {
+  const wanted = job.wanted;
+  const offsets: number[] = [];
+  let bytesSearched = 0;
+  for (let k = 0; k < job.taskCount && offsets.length < wanted; k++) {
+    const t = job.tasks.get(k);
+    if (!t) break;
+    for (const at of t.offsets) if (offsets.length < wanted) offsets.push(at);
+    if (!t.complete) break;
+    bytesSearched += t.bytes;
+  }
+  return { offsets, bytesSearched };
+}

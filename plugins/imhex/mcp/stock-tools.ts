@@ -1,0 +1,34 @@
+// Stock ImHex's own tools (open_file, execute_pattern_code, get_patterns, …), published as
+// imhex_<name> with ImHex's schemas and answered by ImHex unchanged, so pattern-language analysis
+// is reachable from every MCP client. A tool the seed's commands already cover under the same name
+// is not published twice.
+import type { CallContext, ToolDef } from '../../../src/backend/index.js';
+import type { ImHexConfig } from '../config.js';
+import type { KnownTool } from './known-tools.js';
+import type { StockImHex } from './stock-client.js';
+
+/** A call on behalf of a client is bounded by its own deadline (ctx.signal); this only backs it up. */
+const BACKSTOP_MS = 24 * 60 * 60 * 1000;
+
+const READ_ONLY = new Set(['list_open_data_sources', 'read_data', 'get_patterns', 'get_pattern_console_content']);
+
+export function stockToolDefs(
+  tools: KnownTool[],
+  seedNames: Set<string>,
+  stockFor: (ctx: CallContext<ImHexConfig>) => Promise<StockImHex>,
+): ToolDef<ImHexConfig>[] {
+  return tools
+    .filter((t) => !seedNames.has(t.name))
+    .map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: `${t.description} (stock ImHex's own tool, through its MCP server)`,
+      input: { jsonSchema: t.inputSchema },
+      output: { jsonSchema: t.outputSchema },
+      annotations: READ_ONLY.has(t.name)
+        ? { readOnlyHint: true, openWorldHint: false }
+        : { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      handler: async (args: unknown, ctx: CallContext<ImHexConfig>) =>
+        (await stockFor(ctx)).call(t.name, (args ?? {}) as Record<string, unknown>, { signal: ctx.signal, timeoutMs: BACKSTOP_MS }),
+    }));
+}
