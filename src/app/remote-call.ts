@@ -78,6 +78,6 @@ function findRemoteTool(tools: Tool[], plugin: string | undefined, local: string
     'tool',
     wanted,
     names,
-    ` at ${url}${hint.length ? `; did you mean ${hint.join(', ')}?` : ''} (it serves ${names.length} tools: mcphost tools lists them)`,
+    ` at ${url}${hint.length ? `; did you mean ${hint.join(', ')}?` : `; it serves ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`}`,
   );
 }

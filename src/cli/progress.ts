@@ -72,7 +72,7 @@ const percent = (ratio: number) => Math.floor(Math.min(Math.max(ratio, 0), 1) * 
 /** `[=====-----] 42% searched 440401920 of 1073741824 bytes`, cut to the terminal's width. */
 const render: cliProgress.GenericFormatter = (options, params, payload: { message: string; known: boolean }) => {
   const line = payload.known
-    ? `${cliProgress.Format.BarFormat(params.progress, { ...options, barsize: 20 })} ${String(percent(params.progress)).padStart(3)}% ${payload.message}`
+    ? `[${cliProgress.Format.BarFormat(params.progress, { ...options, barsize: 20 })}] ${String(percent(params.progress)).padStart(3)}% ${payload.message}`
     : `${payload.message || 'working'} (${params.value})`;
   const width = Math.max(10, (params as { maxWidth?: number }).maxWidth ?? 80) - 1;
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;

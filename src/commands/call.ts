@@ -34,6 +34,8 @@ export default class Call extends HostCommand {
   static override flags = oclifFlags(CALL_FLAGS);
 
   async run(): Promise<void> {
+    // call's argv is split here (tool flags are only known once the tool is), not by oclif.
+    this.parsed = true;
     const split = splitArgv(this.argv);
     const flags = readCallFlags(split.host);
     const [first, second, ...extra] = split.positionals;
