@@ -9,7 +9,8 @@ import Tools from '../../src/commands/tools.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
-import { runCommand } from './run-command.js';
+import McphostHelp from '../../src/cli/help.js';
+import { runCommand, runInProcess } from './run-command.js';
 
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: \${GREETING:-hey}\nhttp:\n  token: \${SECRET:-none}\n`);
@@ -62,5 +63,29 @@ describe('inspection commands', () => {
     });
     const text = await cli(ConfigCommand, ['--log-level', 'warn']);
     expect(text.stdout).toMatch(/log\.level\s+"warn"\s+flag --log-level/);
+  });
+});
+
+describe('help for one tool', () => {
+  const help = (argv: string[]) =>
+    runInProcess({ cwd: t.dir, env: isolatedEnv(t.dir) }, (config) => new McphostHelp(config).showHelp(argv));
+
+  it('describes the tool named by plugin and tool, or by its published name', async () => {
+    for (const argv of [
+      ['call', 'kitchen', 'types', '--help'],
+      ['call', 'kitchen_types', '--help'],
+    ]) {
+      const r = await help(argv);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('Echoes its arguments back as structured content');
+      expect(r.stdout).toContain('$ mcphost call kitchen types [--text <string>]');
+      expect(r.stdout).toContain('--start-offset <integer>');
+      expect(r.stdout).toMatch(/PLUGIN SETTINGS \(set for this call\)\n {2}--greeting/);
+    }
+  });
+
+  it('says what is wrong with the tool asked about, with the exit code of the table', async () => {
+    const r = await help(['call', 'kitchen', 'ecco', '--help']);
+    expect(r).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('did you mean echo') });
   });
 });

@@ -15,10 +15,18 @@ export interface CommandRun {
 
 type CommandClass = { run(argv: string[], config: Config): Promise<unknown> } & (abstract new (...args: never[]) => Command);
 
-export async function runCommand(
+export function runCommand(
   command: CommandClass,
   argv: string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<CommandRun> {
+  return runInProcess(options, (config) => command.run(argv, config));
+}
+
+/** Runs `body` with an oclif config as the binary would load it, capturing output and exit code. */
+export async function runInProcess(
+  options: { cwd: string; env?: Record<string, string | undefined> },
+  body: (config: Config) => Promise<unknown>,
 ): Promise<CommandRun> {
   const out: string[] = [];
   const err: string[] = [];
@@ -42,8 +50,7 @@ export async function runCommand(
   let exitCode: number;
   try {
     // Loaded inside the swapped environment: oclif reads user-installed plugins from XDG_DATA_HOME.
-    const config = await Config.load(REPO);
-    await command.run(argv, config);
+    await body(await Config.load(REPO));
     exitCode = Number(process.exitCode ?? 0);
   } catch (error) {
     const exit = (error as { oclif?: { exit?: number } }).oclif?.exit;
