@@ -1,6 +1,7 @@
 // `mcphost call`'s argv: positionals, the host's own flags (CALL_FLAGS), and the rest (tool
 // parameters and plugin settings), which src/app/tool-args.ts turns into arguments once the tool's
-// schema is known. After `--` every flag belongs to the tool, whatever its name.
+// schema is known. After `--` every flag belongs to the tool, whatever its name; `--url` is call's
+// only before the plugin and tool names.
 import { UsageError, type RawFlag } from '../app/tool-args.js';
 import { isLogLevel, LOG_LEVELS, type HostLogLevel } from '../lib/logger.js';
 import { CALL_FLAGS, findFlag, type CallFlagName } from './flags.js';
@@ -22,7 +23,8 @@ export function splitArgv(argv: string[]): SplitArgv {
       continue;
     }
     const eq = token.indexOf('=');
-    const spec = afterDashes ? undefined : findFlag(CALL_FLAGS, eq === -1 ? token : token.slice(0, eq));
+    const found = afterDashes ? undefined : findFlag(CALL_FLAGS, eq === -1 ? token : token.slice(0, eq));
+    const spec = found?.first && out.positionals.length > 0 ? undefined : found;
     if (spec) {
       const inline = eq === -1 ? undefined : token.slice(eq + 1);
       if (!spec.value) out.host.set(spec.name, true);

@@ -11,6 +11,11 @@ export interface FlagSpec {
   value?: string;
   options?: readonly string[];
   description: string;
+  /**
+   * Only before the plugin and tool names: after them the flag is the tool's or the plugin's (unreal
+   * and exile have a `url` setting that `--url` sets for one call).
+   */
+  first?: boolean;
 }
 
 /** Every command that opens the host takes these. */
@@ -38,7 +43,9 @@ export const CALL_FLAGS = [
   {
     name: 'url',
     value: 'url',
-    description: 'call through a running `mcphost serve --http` (e.g. http://127.0.0.1:7010/mcp), so state lives on between calls',
+    first: true,
+    description:
+      'before the tool name: call through a running `mcphost serve --http` (e.g. http://127.0.0.1:7010/mcp), so state lives on between calls',
   },
   ...GLOBAL_FLAGS,
   { name: 'help', char: 'h', description: "the tool's description and its flags" },

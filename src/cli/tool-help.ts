@@ -4,7 +4,8 @@ import { columns } from './render.js';
 import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
 import { CALL_FLAGS, type FlagSpec } from './flags.js';
 
-const HOST_NAMES = new Set<string>(CALL_FLAGS.map((f) => f.name));
+/** Host flags recognised after the tool name too (all but --url, which must come first). */
+const HOST_NAMES = new Set<string>((CALL_FLAGS as readonly FlagSpec[]).filter((f) => !f.first).map((f) => f.name));
 
 export function toolHelp(bin: string, plugin: string, tool: PublishedTool, settings: string[], width?: number): string {
   const params = paramShapes(tool.inputSchema);

@@ -61,6 +61,12 @@ export default class Call extends HostCommand {
     let outcome;
     try {
       outcome = flags.url ? await runRemoteCall({ ...request, url: flags.url }) : await runOneShot(request);
+    } catch (error) {
+      if (error instanceof UsageError && error.unknownFlag === 'url')
+        throw new UsageError(
+          `${error.message} (to call through a running mcphost serve, put --url first: mcphost call --url URL <tool> …)`,
+        );
+      throw error;
     } finally {
       progress.stop();
     }

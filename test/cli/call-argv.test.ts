@@ -126,11 +126,23 @@ describe("call's own flags, from one table", () => {
   });
 
   it('gives a parameter or setting named like a host flag to the tool after --', () => {
-    const split = splitArgv(['exile', 'eval', '--url', 'http://127.0.0.1:7010/mcp', '--', '--url', 'http://hud:5099/mcp', '--quiet']);
-    expect(split.host.get('url')).toBe('http://127.0.0.1:7010/mcp');
+    const split = splitArgv(['exile', 'eval', '--json', '--', '--json', '--quiet']);
+    expect(Object.fromEntries(split.host)).toEqual({ json: true });
     expect(split.flags.map((f) => [f.name, f.value])).toEqual([
-      ['url', 'http://hud:5099/mcp'],
+      ['json', undefined],
       ['quiet', undefined],
+    ]);
+  });
+
+  it("takes --url as the server only before the tool: after it, --url is the plugin's (unreal, exile)", () => {
+    const remote = splitArgv(['--url', 'http://127.0.0.1:7010/mcp', 'pob', 'lua_get_stats']);
+    expect(remote.host.get('url')).toBe('http://127.0.0.1:7010/mcp');
+    expect(remote.positionals).toEqual(['pob', 'lua_get_stats']);
+    const setting = splitArgv(['unreal', 'search_assets', '--query', 'hero', '--url', 'http://127.0.0.1:30069']);
+    expect(setting.host.has('url')).toBe(false);
+    expect(setting.flags.map((f) => [f.name, f.value])).toEqual([
+      ['query', 'hero'],
+      ['url', 'http://127.0.0.1:30069'],
     ]);
   });
 
@@ -142,9 +154,9 @@ describe("call's own flags, from one table", () => {
       def: { name: 'types', description: 'Echoes', title: 'Types' },
       inputSchema: { type: 'object', properties: { json: { type: 'boolean' }, text: { type: 'string' } } },
     } as unknown as PublishedTool;
-    const help = toolHelp('mcphost', 'kitchen', tool, ['url']);
+    const help = toolHelp('mcphost', 'kitchen', tool, ['url']) + '\n';
     for (const f of CALL_FLAGS) expect(help).toContain(`--${f.name}`);
     expect(help).toContain('[-- --json]');
-    expect(help).toMatch(/PLUGIN SETTINGS.*\n {2}-- --url/);
+    expect(help).toMatch(/PLUGIN SETTINGS.*\n {2}--url\n/);
   });
 });

@@ -75,6 +75,11 @@ family('call', Call, [
   [['lab', 'red_at'], 1, 'did you mean read_at'],
   [['lab_red_at'], 1, 'did you mean lab_read_at'],
   [['lab', 'read_at', '--timeout', '0'], 1, '--timeout expects a positive number'],
+  [
+    ['lab', 'recall', '--url', 'http://127.0.0.1:7010/mcp'],
+    1,
+    'unknown flag --url for lab recall; valid flags: none (to call through a running mcphost serve, put --url first',
+  ],
   [[], 1, 'usage: mcphost call <plugin> <tool>'],
   [['nosuch', 'x'], 2, 'plugin nosuch not found'],
   [['clash', 'open', '--file', 'a'], 2, 'setting file and the parameter file of tool open are both --file'],
