@@ -38,7 +38,7 @@ export const GLOBAL_FLAGS = [
 /** `mcphost call`'s own flags. Anything else after the tool name is a tool parameter or a plugin setting. */
 export const CALL_FLAGS = [
   { name: 'args', value: 'json|-', description: 'the whole argument object as JSON, or - to read it from stdin; flags override its keys' },
-  { name: 'json', description: 'print the raw MCP result as JSON; on failure {"error": {message, exit, code}}' },
+  { name: 'json', description: 'print the raw MCP result as JSON (on failure with "error": {message, exit, code} beside it)' },
   { name: 'timeout', value: 'ms', description: 'abort the call after this many milliseconds' },
   {
     name: 'url',

@@ -14,7 +14,7 @@ export default class Call extends HostCommand {
   static override description =
     "Flags after the tool name are generated from the tool's input schema (see `mcphost call <plugin> <tool> --help`). " +
     'A flag that names a setting of the plugin (imhex --file, exile --snapshot) sets it for this call. ' +
-    'A parameter or setting named like one of the flags below goes after `--`. ' +
+    "A parameter or setting named like one of the flags below goes after `--` (--url is call's only before the tool name). " +
     'Exit codes: 0 ok, 1 usage error (a bad flag or argument, an unknown tool), 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error.';
   static override examples = [
     '<%= config.bin %> call imhex read_bytes --offset 256 --count 16 --file firmware.bin',
@@ -22,6 +22,11 @@ export default class Call extends HostCommand {
     'echo \'{"query":"timer"}\' | <%= config.bin %> call godot search --args -',
     '<%= config.bin %> call pob analyze_build --build build.xml --json',
     '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob_lua_load_build --build build.xml',
+  ];
+  static override usage = [
+    'call <plugin> <tool> [--param value …] [--json] [--args <json|->] [--timeout <ms>]',
+    'call <published_name> [--param value …]',
+    'call --url <url> <published_name | plugin tool> [--param value …]',
   ];
   static override strict = false;
   static override enableJsonFlag = true;
