@@ -5,7 +5,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { publicName, closest } from '../registry/names.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { resultError, type CallOutcome } from '../registry/result.js';
+import { errorOutcome, resultError, type CallOutcome } from '../registry/result.js';
 import type { JsonSchema } from '../registry/schemas.js';
 import type { ToolResult } from '../backend/types.js';
 import { UpstreamClient } from '../upstream/client.js';
@@ -37,19 +37,27 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
     const tool = findRemoteTool(tools, request.plugin, request.tool, url);
     const args = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
     const onProgress = request.onProgress;
-    const result = (await client.request(
-      (c) =>
-        c.callTool(
-          { name: tool.name, arguments: args, ...(request.timeoutMs && { _meta: { 'mcphost/timeoutMs': request.timeoutMs } }) },
-          {
-            signal: request.signal,
-            timeout: request.timeoutMs ? request.timeoutMs + 5_000 : NO_CLIENT_DEADLINE_MS,
-            resetTimeoutOnProgress: !request.timeoutMs,
-            onprogress: onProgress && ((p) => onProgress(p, logLevel)),
-          },
-        ),
-      request.signal,
-    )) as ToolResult;
+    let result: ToolResult;
+    try {
+      result = (await client.request(
+        (c) =>
+          c.callTool(
+            { name: tool.name, arguments: args, ...(request.timeoutMs && { _meta: { 'mcphost/timeoutMs': request.timeoutMs } }) },
+            {
+              signal: request.signal,
+              timeout: request.timeoutMs ? request.timeoutMs + 5_000 : NO_CLIENT_DEADLINE_MS,
+              resetTimeoutOnProgress: !request.timeoutMs,
+              onprogress: onProgress && ((p) => onProgress(p, logLevel)),
+            },
+          ),
+        request.signal,
+      )) as ToolResult;
+    } catch (error) {
+      // Interrupted (Ctrl-C): the server was told to cancel; report it as a local call's cancel.
+      if (request.signal?.aborted)
+        return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.name} was cancelled: ${String(request.signal.reason)}`);
+      throw error;
+    }
     return result.isError ? { result, error: resultError(result) } : { result };
   } finally {
     await client.close();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
-import { runRemoteCall } from '../../src/app/remote-call.js';
+import { runRemoteCall, type RemoteCallRequest } from '../../src/app/remote-call.js';
 import { splitArgv } from '../../src/cli/call-argv.js';
 import { isToolError } from '../../src/backend/errors.js';
 import type { Registry } from '../../src/registry/registry.js';
@@ -38,7 +38,12 @@ afterAll(async () => {
 });
 
 /** `mcphost call --url <serving> <argv…>` from another directory, with the token in the environment. */
-function remote(argv: string[], env: Record<string, string> = { MCPHOST_TOKEN: 's3cret' }, url = serving.url) {
+function remote(
+  argv: string[],
+  env: Record<string, string> = { MCPHOST_TOKEN: 's3cret' },
+  url = serving.url,
+  call: Pick<RemoteCallRequest, 'signal' | 'onProgress'> = {},
+) {
   const split = splitArgv(argv);
   const [first, second] = split.positionals;
   return runRemoteCall({
@@ -48,6 +53,7 @@ function remote(argv: string[], env: Record<string, string> = { MCPHOST_TOKEN: '
     url: new URL(url),
     ...(second === undefined ? { tool: first } : { plugin: first, tool: second }),
     flags: split.flags,
+    ...call,
   });
 }
 
@@ -73,6 +79,20 @@ describe('call --url', () => {
     const refused = await remote(['lab', 'read_at', '--offset', '-1']);
     expect(refused.error).toMatchObject({ code: -32602, message: 'offset: must not be negative' });
     await expect(remote(['lab', 'read_at', '--offset', '1.5'])).rejects.toThrow('--offset expects an integer, got "1.5"');
+  });
+
+  it('relays progress, and a Ctrl-C cancels the call on the server', async () => {
+    const interrupt = new AbortController();
+    const seen: number[] = [];
+    const outcome = await remote(['lab', 'steps', '--count', '1000', '--step-ms', '20'], undefined, undefined, {
+      signal: interrupt.signal,
+      onProgress: (p) => {
+        seen.push(p.progress);
+        if (seen.length === 2) interrupt.abort('interrupted');
+      },
+    });
+    expect(seen.slice(0, 2)).toEqual([1, 2]);
+    expect(outcome.error).toMatchObject({ kind: 'cancelled', message: 'tool lab_steps was cancelled: interrupted' });
   });
 
   it('suggests the closest tool the server has', async () => {
