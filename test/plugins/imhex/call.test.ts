@@ -18,7 +18,11 @@ function cliCall(cwd: string, extra: string[] = []): CallTool {
   return async (tool, args) => {
     const r = await runCli(['call', 'imhex', tool, '--json', '--args', JSON.stringify(args), ...extra], { cwd });
     const result = JSON.parse(r.stdout);
-    expect(r.exitCode, r.stderr).toBe(result.isError ? 5 : 0);
+    // A refused argument (-32602, whether zod or the handler found it) is a usage error, 1.
+    const code = result._meta?.['mcphost/error']?.code;
+    expect(r.exitCode, r.stderr).toBe(
+      !result.isError ? 0 : [-32602, 'INVALID_ARGUMENTS'].includes(code) ? 1 : code === 'UNAVAILABLE' ? 4 : 5,
+    );
     return {
       isError: result.isError === true,
       structured: result.structuredContent ?? {},
