@@ -1,6 +1,8 @@
 // What `mcphost config`, `doctor` and `plugins` report: each backend loaded on its own so one
 // broken plugin is reported next to the others instead of hiding them.
 import type { HealthReport } from '../backend/types.js';
+import { UnavailableError } from '../backend/errors.js';
+import { PluginLoadError } from '../loader/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { describeSource } from '../config/layers.js';
 import { HOST_PLUGIN_KEYS } from '../config/schema.js';
@@ -46,7 +48,7 @@ export interface ConfigReport {
   plugins: { value: string[]; source: string };
   config: Record<string, unknown>;
   sources: Record<string, string>;
-  errors: Array<{ plugin: string; message: string }>;
+  errors: Array<{ plugin: string; stage: 'load' | 'config'; message: string }>;
 }
 
 export async function configReport(options: OpenOptions): Promise<ConfigReport> {
@@ -79,7 +81,7 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
     plugins: { value: resolved.plugins, source: describeSource(resolved.pluginsSource) },
     config,
     sources,
-    errors: results.filter((r) => r.error).map((r) => ({ plugin: r.name, message: r.error!.message })),
+    errors: results.filter((r) => r.error).map((r) => ({ plugin: r.name, stage: r.stage!, message: r.error!.message })),
   };
 }
 
@@ -120,6 +122,21 @@ export async function doctorReport(options: OpenOptions): Promise<DoctorReport> 
     await registry?.close();
   }
   return { file: opened.resolved.file, ok: reports.length > 0 && reports.every((r) => r.ok), plugins: reports };
+}
+
+/**
+ * The failure a report of `config` or `doctor` stands for, the most basic first: a config error,
+ * then a plugin that does not load, then a backend that is not healthy. The CLI maps it to an exit
+ * code like any other failure.
+ */
+export function reportFailure(entries: Array<{ plugin: string; stage: PluginReport['stage']; message: string }>): Error | undefined {
+  const first = (stage: PluginReport['stage']) => entries.find((e) => e.stage === stage);
+  const config = first('config');
+  if (config) return new ConfigError(config.message);
+  const load = first('load');
+  if (load) return new PluginLoadError(load.plugin, load.message);
+  const health = first('health');
+  return health ? new UnavailableError(`${health.plugin}: ${health.message}`) : undefined;
 }
 
 export interface BackendListing {

@@ -1,15 +1,22 @@
 // `mcphost call`: the same path as `serve` up to the registry, then one tool call in-process.
 import type { ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
+import type { HostLogLevel } from '../lib/logger.js';
 import { objectShape } from '../lib/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
+import { UnknownNameError } from '../registry/errors.js';
+import { closest } from '../registry/names.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
-import type { CallOutcome } from '../registry/result.js';
+import { ERROR_META_KEY, type CallOutcome } from '../registry/result.js';
+import { CallFailure } from './failures.js';
+import { checkSettingClashes } from './setting-clash.js';
+import { knownBackends, targetOfPublished } from './tool-target.js';
 import { kebab, parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
-  plugin: string;
+  /** Absent when `tool` is a published name (`everything_echo`): the plugin is its prefix. */
+  plugin?: string;
   tool: string;
   flags?: RawFlag[];
   /** `--args` JSON (already read from stdin when it was `-`). */
@@ -18,45 +25,63 @@ export interface OneShotRequest extends OpenOptions {
   args?: Record<string, unknown>;
   timeoutMs?: number;
   signal?: AbortSignal;
-  onProgress?: (update: ProgressUpdate) => void;
+  /** Progress of the call; `logLevel` says whether the user wants to see it. */
+  onProgress?: (update: ProgressUpdate, logLevel: HostLogLevel) => void;
 }
 
 export interface OneShotPrepared {
   registry: Registry;
+  plugin: string;
   tool: PublishedTool;
   /** Flags that set plugin settings (`--file` for imhex). */
   settings: Override[];
   remaining: RawFlag[];
+  /** Plugin settings a flag may set, for help. */
+  settingKeys: string[];
+  logLevel: HostLogLevel;
 }
 
 /** Loads the one plugin `call` names, taking flags that name its settings as config overrides. */
 export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>): Promise<OneShotPrepared> {
   const opened = await openConfig(request);
   const { resolved, logger } = opened;
-  const imported = await importBackend(request.plugin, loaderOptions(opened, request));
+  const target = request.plugin
+    ? { plugin: request.plugin, tool: request.tool }
+    : targetOfPublished(request.tool, knownBackends(resolved, request.installed, request.builtinRoot));
+  const imported = await importBackend(target.plugin, loaderOptions(opened, request));
   const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
   const settings: Override[] = [];
   const remaining: RawFlag[] = [];
   for (const flag of request.flags ?? []) {
     const key = settingKeys.find((k) => k === flag.name || kebab(k) === flag.name);
     if (key && flag.value !== undefined)
-      settings.push({ path: `plugins.${request.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
+      settings.push({ path: `plugins.${target.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
     else remaining.push(flag);
   }
   const loaded = configureBackend(imported, resolved, settings);
   const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts });
   try {
-    const tool = await registry.findLocalTool(request.plugin, request.tool);
-    return { registry, tool, settings, remaining };
+    const tool = await registry.findLocalTool(target.plugin, target.tool).catch(async (error: unknown) => {
+      if (request.plugin || !(error instanceof UnknownNameError)) throw error;
+      // Asked by published name: suggest published names.
+      const names = (await registry.tools(target.plugin)).map((t) => t.publicName);
+      const hint = closest(target.tool, names);
+      throw new UnknownNameError('tool', target.tool, names, hint.length ? `; did you mean ${hint.join(', ')}?` : ` (${names.join(', ')})`);
+    });
+    checkSettingClashes(target.plugin, settingKeys, await registry.tools(target.plugin));
+    return { registry, plugin: target.plugin, tool, settings, remaining, settingKeys, logLevel: opened.logLevel };
   } catch (error) {
     await registry.close();
     throw error;
   }
 }
 
-export function argsFrom(
-  request: Pick<OneShotRequest, 'argsJson' | 'args' | 'plugin' | 'tool'>,
-  prepared: OneShotPrepared,
+/** The call's arguments: `args` < `--args` JSON < flags. */
+export function mergeArgs(
+  request: Pick<OneShotRequest, 'argsJson' | 'args'>,
+  flags: RawFlag[],
+  schema: PublishedTool['inputSchema'],
+  describe: string,
 ): Record<string, unknown> {
   let fromJson: unknown = {};
   if (request.argsJson !== undefined) {
@@ -67,20 +92,28 @@ export function argsFrom(
     }
     if (fromJson === null || typeof fromJson !== 'object' || Array.isArray(fromJson)) throw new UsageError('--args must be a JSON object');
   }
-  const { args } = parseToolFlags(prepared.remaining, prepared.tool.inputSchema, `${request.plugin} ${request.tool}`);
+  const { args } = parseToolFlags(flags, schema, describe);
   return { ...request.args, ...(fromJson as Record<string, unknown>), ...args };
 }
 
 export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> {
   const prepared = await prepareOneShot(request);
   try {
-    const args = argsFrom(request, prepared);
+    const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, `${prepared.plugin} ${prepared.tool.def.name}`);
+    const onProgress = request.onProgress;
     return await prepared.registry.invoke(prepared.tool, args, {
       signal: request.signal,
-      onProgress: request.onProgress,
+      onProgress: onProgress && ((update) => onProgress(update, prepared.logLevel)),
       timeoutMs: request.timeoutMs,
     });
   } finally {
     await prepared.registry.close();
   }
+}
+
+/** An outcome's failure as an error, for callers that report failures by throwing. */
+export function failureOf(outcome: CallOutcome): CallFailure | undefined {
+  if (!outcome.error) return undefined;
+  const meta = outcome.result._meta?.[ERROR_META_KEY] as { data?: unknown } | undefined;
+  return new CallFailure({ ...outcome.error, data: meta?.data }, outcome.result);
 }

@@ -1,9 +1,9 @@
 // The path every command takes: config → loader → backends → registry. Commands call these and
 // render what they get back; `serve` then hands the registry to a transport.
-import type { Logger, LogLevel } from '../backend/types.js';
+import type { Logger } from '../backend/types.js';
 import { findConfig } from '../config/find.js';
 import { resolveConfig, type Override, type ResolvedConfig } from '../config/resolve.js';
-import { createLogger } from '../lib/logger.js';
+import { createLogger, isLogLevel, type HostLogLevel } from '../lib/logger.js';
 import { ConfigError } from '../config/errors.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { loadBackends, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
@@ -19,7 +19,10 @@ export interface OpenOptions {
   plugins?: string[];
   overrides?: Override[];
   installed?: InstalledPackage[];
-  logLevel?: LogLevel;
+  /** `--log-level`. */
+  logLevel?: HostLogLevel;
+  /** `--quiet`: errors only (below an explicit --log-level). */
+  quiet?: boolean;
   /** Write log lines somewhere other than stderr (tests). */
   writeLog?: (line: string) => void;
   builtinRoot?: string;
@@ -28,16 +31,34 @@ export interface OpenOptions {
 export interface OpenedConfig {
   resolved: ResolvedConfig;
   logger: Logger;
+  /** What the host prints on stderr: its logs, and (at info and debug) progress. */
+  logLevel: HostLogLevel;
 }
 
 export async function openConfig(options: OpenOptions): Promise<OpenedConfig> {
   const file = options.configFile ?? (options.env.MCPHOST_CONFIG || undefined);
   const found = await findConfig({ cwd: options.cwd, file });
   const overrides = [...(options.overrides ?? [])];
-  if (options.logLevel) overrides.push({ path: 'log.level', value: options.logLevel, flag: '--log-level' });
+  const flagLevel = options.logLevel ?? (options.quiet ? 'error' : undefined);
+  // `silent` is the host's own level, not a config value: it never reaches the config schema.
+  if (flagLevel && flagLevel !== 'silent')
+    overrides.push({ path: 'log.level', value: flagLevel, flag: options.logLevel ? '--log-level' : '--quiet' });
   const resolved = resolveConfig({ found, env: options.env, cwd: options.cwd, overrides, plugins: options.plugins });
-  const logger = createLogger({ level: resolved.config.log.level, write: options.writeLog });
-  return { resolved, logger };
+  const logLevel = flagLevel === 'silent' ? 'silent' : hostLogLevel(resolved, options.env);
+  const logger = createLogger({ level: logLevel, write: options.writeLog });
+  return { resolved, logger, logLevel };
+}
+
+/**
+ * Precedence: flags > MCPHOST_LOG_LEVEL > MCP_SERVER_LOG > file > default. MCP_SERVER_LOG
+ * (silent|error|warn|info|debug) is the variable the Godot docs server this host grew from reads;
+ * users who set it for that server get the same quiet here.
+ */
+function hostLogLevel(resolved: ResolvedConfig, env: NodeJS.ProcessEnv): HostLogLevel {
+  const source = resolved.sources.get('log.level')?.kind;
+  const seed = env.MCP_SERVER_LOG?.trim().toLowerCase();
+  if (source !== 'flag' && source !== 'env' && isLogLevel(seed)) return seed;
+  return resolved.config.log.level;
 }
 
 /** How the loader finds backends for this invocation (one place for every command). */
@@ -66,7 +87,8 @@ export interface OpenHostOptions extends OpenOptions {
 }
 
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
-  const { resolved, logger } = await openConfig(options);
+  const opened = await openConfig(options);
+  const { resolved, logger } = opened;
   const names = options.only ?? resolved.plugins;
   if (names.length === 0) {
     throw new PluginLoadError(
@@ -75,11 +97,11 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
         (resolved.file ? ` (${resolved.file})` : ''),
     );
   }
-  const { loaded, failures } = await loadBackends(names, loaderOptions({ resolved, logger }, options));
+  const { loaded, failures } = await loadBackends(names, loaderOptions(opened, options));
   const configFailure = failures.find((f) => f instanceof ConfigError);
   if (configFailure) throw configFailure;
   if (failures.length > 0 && (options.strict || loaded.length === 0)) throw failures[0];
   for (const failure of failures) logger.warn(failure.message);
   const registry = await Registry.create(loaded, { logger, timeouts: resolved.config.timeouts });
-  return { resolved, logger, registry, loaded, failures };
+  return { ...opened, registry, loaded, failures };
 }

@@ -4,9 +4,12 @@
 import type { JsonSchema } from '../registry/schemas.js';
 
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** Set when the problem is a flag the tool does not have (the caller may know what was meant). */
+  readonly unknownFlag?: string;
+  constructor(message: string, options: { unknownFlag?: string } = {}) {
     super(message);
     this.name = 'UsageError';
+    this.unknownFlag = options.unknownFlag;
   }
 }
 
@@ -119,7 +122,7 @@ export function parseToolFlags(flags: RawFlag[], schema: JsonSchema, describe: s
     const found = findParam(params, flag.name);
     if (!found) {
       const valid = params.map((p) => `--${kebab(p.name)}`).join(', ') || 'none';
-      throw new UsageError(`unknown flag ${flag.text.split('=')[0]} for ${describe}; valid flags: ${valid}`);
+      throw new UsageError(`unknown flag ${flag.text.split('=')[0]} for ${describe}; valid flags: ${valid}`, { unknownFlag: flag.name });
     }
     const { param, negated } = found;
     if (param.kinds.has('boolean') && !param.kinds.has('string') && (flag.value === undefined || negated)) {

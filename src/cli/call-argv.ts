@@ -1,13 +1,14 @@
-// `mcphost call`'s argv: positionals, the host's own flags, and the rest (tool parameters and plugin
-// settings), which src/app/tool-args.ts turns into arguments once the tool's schema is known.
+// `mcphost call`'s argv: positionals, the host's own flags (CALL_FLAGS), and the rest (tool
+// parameters and plugin settings), which src/app/tool-args.ts turns into arguments once the tool's
+// schema is known. After `--` every flag belongs to the tool, whatever its name; `--url` is call's
+// only before the plugin and tool names.
 import { UsageError, type RawFlag } from '../app/tool-args.js';
-
-/** Flags the host itself reads in `call`; a tool parameter of the same name goes after `--`. */
-export const HOST_CALL_FLAGS = new Set(['json', 'args', 'config', 'log-level', 'timeout', 'help']);
+import { isLogLevel, LOG_LEVELS, type HostLogLevel } from '../lib/logger.js';
+import { CALL_FLAGS, findFlag, type CallFlagName } from './flags.js';
 
 export interface SplitArgv {
   positionals: string[];
-  host: Map<string, string | true>;
+  host: Map<CallFlagName, string | true>;
   flags: RawFlag[];
 }
 
@@ -21,11 +22,20 @@ export function splitArgv(argv: string[]): SplitArgv {
       afterDashes = true;
       continue;
     }
-    if (!token.startsWith('--') || token === '--') {
-      if (!afterDashes && token === '-c' && i + 1 < argv.length) {
-        out.host.set('config', argv[++i]);
-        continue;
+    const eq = token.indexOf('=');
+    const found = afterDashes ? undefined : findFlag(CALL_FLAGS, eq === -1 ? token : token.slice(0, eq));
+    const spec = found?.first && out.positionals.length > 0 ? undefined : found;
+    if (spec) {
+      const inline = eq === -1 ? undefined : token.slice(eq + 1);
+      if (!spec.value) out.host.set(spec.name, true);
+      else {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new UsageError(`--${spec.name} needs a value (<${spec.value}>)`);
+        out.host.set(spec.name, value);
       }
+      continue;
+    }
+    if (!token.startsWith('--') || token === '--') {
       if (out.flags.length > 0 && out.flags[out.flags.length - 1].value === undefined) {
         out.flags[out.flags.length - 1].value = token;
         continue;
@@ -33,19 +43,54 @@ export function splitArgv(argv: string[]): SplitArgv {
       out.positionals.push(token);
       continue;
     }
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq === -1 ? undefined : eq);
-    const inline = eq === -1 ? undefined : token.slice(eq + 1);
-    if (!afterDashes && HOST_CALL_FLAGS.has(name)) {
-      if (name === 'json' || name === 'help') out.host.set(name, true);
-      else {
-        const value = inline ?? argv[++i];
-        if (value === undefined) throw new UsageError(`--${name} needs a value`);
-        out.host.set(name, value);
-      }
-      continue;
-    }
-    out.flags.push({ name, value: inline, text: token });
+    out.flags.push({ name: token.slice(2, eq === -1 ? undefined : eq), value: eq === -1 ? undefined : token.slice(eq + 1), text: token });
   }
   return out;
+}
+
+export interface CallFlags {
+  args?: string;
+  json: boolean;
+  timeoutMs?: number;
+  url?: URL;
+  config?: string;
+  logLevel?: HostLogLevel;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** The host flags' values, checked: each problem names the flag and what it takes. */
+export function readCallFlags(host: SplitArgv['host']): CallFlags {
+  const text = (name: CallFlagName) => host.get(name) as string | undefined;
+  const logLevel = text('log-level');
+  if (logLevel !== undefined && !isLogLevel(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const timeout = text('timeout');
+  const timeoutMs = timeout === undefined ? undefined : Number(timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+    throw new UsageError(`--timeout expects a positive number of milliseconds, got ${JSON.stringify(timeout)}`);
+  return {
+    args: text('args'),
+    json: host.has('json'),
+    timeoutMs,
+    url: serverUrl(text('url')),
+    config: text('config'),
+    logLevel,
+    quiet: host.has('quiet'),
+    help: host.has('help'),
+  };
+}
+
+function serverUrl(value: string | undefined): URL | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new UsageError(
+      `--url expects the http(s) URL of a running mcphost serve, e.g. http://127.0.0.1:7010/mcp; got ${JSON.stringify(value)}`,
+    );
+  return url;
 }

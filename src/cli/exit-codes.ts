@@ -1,7 +1,18 @@
-// One table of exit codes for every command (documented in the README).
+// One table of exit codes for every command (the README's "Exit codes"), and the one function that
+// maps a failure to its code. Commands never pick a number themselves: they throw, and the base
+// command (host-command.ts) prints the message (or `{"error": …}` with --json) and exits with this.
+import { isToolError } from '../backend/errors.js';
+import { ConfigError } from '../config/errors.js';
+import { BackendDownError, CallFailure } from '../app/failures.js';
+import { UsageError } from '../app/tool-args.js';
+import { ContractError } from '../loader/contract.js';
+import { PluginLoadError } from '../loader/errors.js';
+import { InvalidParamsError, RegistryError, UnknownNameError } from '../registry/errors.js';
+import type { ErrorKind } from '../registry/result.js';
+
 export const Exit = {
   OK: 0,
-  /** Bad flags or arguments, unknown tool, unknown command. */
+  /** Bad flags or arguments (whoever finds them: the parser, the schema or the handler), unknown command, tool or resource. */
   USAGE: 1,
   /** A plugin was not found, failed to load, or broke the Backend contract. */
   PLUGIN: 2,
@@ -14,3 +25,45 @@ export const Exit = {
 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
+
+/**
+ * How a handler says "this argument is wrong" when its schema could not (a range that depends on the
+ * file, a name that must exist): `ToolError` with code `INVALID_ARGUMENT` (godot, exile), or
+ * JSON-RPC's invalid-params `-32602` (imhex speaks ImHex's JSON-RPC). Either is a usage error, as
+ * if the schema had refused it.
+ */
+export const INVALID_ARGUMENT_CODES: ReadonlySet<string | number> = new Set([
+  'INVALID_ARGUMENT',
+  'INVALID_ARGUMENTS',
+  'INVALID_PARAMS',
+  -32602,
+]);
+
+/** A failure a command detects itself (a missing flag, a port in use), with its code from the table. */
+export class CommandFailure extends Error {
+  readonly exit: ExitCode;
+  constructor(message: string, exit: ExitCode) {
+    super(message);
+    this.name = 'CommandFailure';
+    this.exit = exit;
+  }
+}
+
+/** The exit code of an expected failure; `undefined` for anything else (a bug, shown with its stack). */
+export function exitCodeFor(error: unknown): ExitCode | undefined {
+  if (error instanceof CommandFailure) return error.exit;
+  if (error instanceof UsageError || error instanceof InvalidParamsError) return Exit.USAGE;
+  if (error instanceof ConfigError) return Exit.CONFIG;
+  if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
+  if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
+  if (error instanceof BackendDownError) return Exit.UNAVAILABLE;
+  if (error instanceof CallFailure) return callExit(error.kind, error.code);
+  if (isToolError(error)) return callExit(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code);
+  return undefined;
+}
+
+function callExit(kind: ErrorKind, code: string | number): ExitCode {
+  if (kind === 'invalid_arguments' || INVALID_ARGUMENT_CODES.has(code)) return Exit.USAGE;
+  if (kind === 'unavailable') return Exit.UNAVAILABLE;
+  return Exit.TOOL_ERROR;
+}

@@ -1,15 +1,15 @@
-// Base of every command that opens the host: shared flags, the host's inputs taken from the
-// process, and one mapping from failures to exit codes.
-import { Command, Flags } from '@oclif/core';
-import type { LogLevel } from '../backend/types.js';
-import { isToolError } from '../backend/errors.js';
-import { ConfigError } from '../config/errors.js';
-import { openConfig, openHost, type OpenHostOptions } from '../app/open.js';
-import { ContractError } from '../loader/contract.js';
-import { PluginLoadError } from '../loader/errors.js';
+// Base of every command that opens the host: the global flags, the host's inputs taken from the
+// process, and the one way a command fails — a message on stderr (or `{"error": {message, exit}}`
+// on stdout with --json) and the exit code from exit-codes.ts.
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import type { OpenHostOptions } from '../app/open.js';
+import type { HostLogLevel } from '../lib/logger.js';
 import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
-import { RegistryError, UnknownNameError } from '../registry/errors.js';
-import { Exit } from './exit-codes.js';
+import { CallFailure } from '../app/failures.js';
+import { exitCodeFor, type ExitCode } from './exit-codes.js';
+import { globalFlag } from './flags.js';
+import { LOG_LEVELS } from '../lib/logger.js';
+import { usageErrorFromParse } from './parse-errors.js';
 
 /** `--plugins a,b`: which backends a command works on (the same flag, wording and default everywhere). */
 export function pluginsFlag(purpose = '') {
@@ -19,37 +19,32 @@ export function pluginsFlag(purpose = '') {
   });
 }
 
+export interface GlobalFlagValues {
+  config?: string;
+  'log-level'?: HostLogLevel;
+  quiet?: boolean;
+}
+
+// oclif's own constraint for parse outputs (not exported from its index).
+type ParsedFlags = { [name: string]: any };
+
 export abstract class HostCommand extends Command {
   static override baseFlags = {
-    config: Flags.string({
-      char: 'c',
-      description: 'config file to use instead of searching for .mcprc (env MCPHOST_CONFIG)',
-      helpGroup: 'GLOBAL',
-    }),
-    'log-level': Flags.option({
-      options: ['error', 'warn', 'info', 'debug'] as const,
-      description: 'stderr log level (env MCPHOST_LOG_LEVEL)',
-      helpGroup: 'GLOBAL',
-    })(),
+    config: Flags.string(globalFlag('config')),
+    'log-level': Flags.option({ ...globalFlag('log-level'), options: LOG_LEVELS })(),
+    quiet: Flags.boolean(globalFlag('quiet')),
   };
 
-  protected hostOptions(flags: { config?: string; 'log-level'?: LogLevel }, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
+  protected hostOptions(flags: GlobalFlagValues, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
     return {
       cwd: process.cwd(),
       env: process.env,
       configFile: flags.config,
       logLevel: flags['log-level'],
+      quiet: flags.quiet,
       installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
       ...extra,
     };
-  }
-
-  protected openHost(options: OpenHostOptions) {
-    return openHost(options);
-  }
-
-  protected openConfig(options: OpenHostOptions) {
-    return openConfig(options);
   }
 
   protected splitPlugins(value: string | undefined): string[] | undefined {
@@ -60,34 +55,65 @@ export abstract class HostCommand extends Command {
     return names && names.length > 0 ? names : undefined;
   }
 
-  /**
-   * Prints an expected failure to stderr as it is (oclif's own `error` wraps lines at 80 columns,
-   * which breaks paths and key paths apart) and exits with its documented code.
-   */
-  protected fail(message: string, exit: number): never {
-    process.stderr.write(`Error: ${message}\n`);
-    return this.exit(exit);
+  /** Every flag or argument the parser refuses is a usage error, said briefly, with a "did you mean". */
+  protected override async parse<F extends ParsedFlags, B extends ParsedFlags, A extends ParsedFlags>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    try {
+      return await super.parse(options, argv);
+    } catch (error) {
+      throw usageErrorFromParse(
+        error,
+        this.config.bin,
+        this.id ?? '',
+        { ...this.ctor.baseFlags, ...this.ctor.flags },
+        this.ctor.enableJsonFlag,
+      );
+    }
   }
 
   /** Expected failures become one message and a documented exit code; anything else is a bug. */
-  protected override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    // `this.exit()` (and so `fail`) throws oclif's ExitError: let oclif exit with its code as it is.
-    if ((error as { code?: unknown }).code === 'EEXIT') throw error;
+  protected override async catch(error: Error & { code?: unknown }): Promise<unknown> {
+    // `this.exit()` throws oclif's ExitError: let oclif exit with its code as it is.
+    if (error.code === 'EEXIT') throw error;
     const exit = exitCodeFor(error);
     if (exit === undefined) return super.catch(error);
-    if (this.jsonEnabled()) {
-      process.exitCode = exit;
-      this.logJson({ error: { message: error.message, exit } });
-      return;
-    }
-    return this.fail(error.message, exit);
+    return this.failWith(error, exit);
   }
-}
 
-export function exitCodeFor(error: unknown): number | undefined {
-  if (error instanceof ConfigError) return Exit.CONFIG;
-  if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
-  if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
-  if (isToolError(error) && error.code === 'UNAVAILABLE') return Exit.UNAVAILABLE;
-  return undefined;
+  /**
+   * Reports a failure and exits. The message goes out as it is (oclif's own `error` wraps lines at
+   * 80 columns, which breaks paths and key paths apart); with --json it is the only thing on stdout.
+   */
+  protected failWith(error: Error, exit: ExitCode): never {
+    if (this.jsonEnabled()) {
+      const call = error instanceof CallFailure ? error : undefined;
+      const extra = call ? { code: call.code, ...(call.data !== undefined && { data: call.data }) } : {};
+      // A tool that ran keeps its raw MCP result beside the error, as `call --json` prints on success.
+      this.logJson({ error: { message: error.message, exit, ...extra }, ...call?.result });
+    } else process.stderr.write(`Error: ${error.message}\n`);
+    return this.exit(exit);
+  }
+
+  /**
+   * For the commands whose report is their product (doctor, config, servers): the report is printed
+   * either way; a failure sets the exit code and, with --json, rides along as `error`.
+   */
+  protected reportWith<T extends object>(report: T, failure: Error | undefined): T | (T & { error: { message: string; exit: ExitCode } }) {
+    if (!failure) return report;
+    const exit = exitCodeFor(failure) ?? 1;
+    process.exitCode = exit;
+    return { error: { message: failure.message, exit }, ...report };
+  }
+
+  /** A failure oclif reports itself (a bug) in the same compact shape as expected ones. */
+  protected override toErrorJson(error: unknown): unknown {
+    return { error: { message: (error as Error)?.message ?? String(error), exit: Number(process.exitCode ?? 1) } };
+  }
+
+  protected override logJson(json: unknown): void {
+    // Plain JSON, even on a terminal: what --json prints is for programs.
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  }
 }

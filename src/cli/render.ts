@@ -28,17 +28,35 @@ export function renderResult(result: ToolResult): string {
   return result.content.map(renderContent).join('\n');
 }
 
-/** Left-aligned columns; the last column is not padded. */
-export function columns(rows: string[][], gap = 2): string {
+/** The width tables are cut to: the terminal's, or none when stdout is a pipe or a file. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
+  return stream.isTTY && stream.columns ? stream.columns : undefined;
+}
+
+/** Left-aligned columns; the last column is not padded, and is cut with … to fit `width`. */
+export function columns(rows: string[][], options: { gap?: number; width?: number } = {}): string {
   if (rows.length === 0) return '';
+  const gap = options.gap ?? 2;
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows
     .map((r) =>
-      r
-        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + gap)))
-        .join('')
-        .trimEnd(),
+      fit(
+        r
+          .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + gap)))
+          .join('')
+          .trimEnd(),
+        options.width,
+      ),
     )
+    .join('\n');
+}
+
+/** Cuts each line of a row to the width (a multi-line cell keeps its line breaks). */
+function fit(row: string, width: number | undefined): string {
+  if (!width) return row;
+  return row
+    .split('\n')
+    .map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line))
     .join('\n');
 }
 

@@ -2,13 +2,19 @@
 import type { PublishedTool } from '../registry/registry.js';
 import { columns } from './render.js';
 import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
+import { CALL_FLAGS, type FlagSpec } from './flags.js';
 
-export function toolHelp(bin: string, plugin: string, tool: PublishedTool, settings: string[]): string {
+/** Host flags recognised after the tool name too (all but --url, which must come first). */
+const HOST_NAMES = new Set<string>((CALL_FLAGS as readonly FlagSpec[]).filter((f) => !f.first).map((f) => f.name));
+
+export function toolHelp(bin: string, plugin: string, tool: PublishedTool, settings: string[], width?: number): string {
   const params = paramShapes(tool.inputSchema);
+  // A parameter or setting named like a host flag is only reachable after `--`.
+  const flag = (name: string) => (HOST_NAMES.has(kebab(name)) ? `-- --${kebab(name)}` : `--${kebab(name)}`);
   const usage = params
     .map((p) => {
-      const flag = `--${kebab(p.name)}${p.kinds.has('boolean') && p.kinds.size === 1 ? '' : ` <${typeLabel(p)}>`}`;
-      return p.required ? flag : `[${flag}]`;
+      const text = `${flag(p.name)}${p.kinds.has('boolean') && p.kinds.size === 1 ? '' : ` <${typeLabel(p)}>`}`;
+      return p.required ? text : `[${text}]`;
     })
     .join(' ');
   const rows = params.map((p) => {
@@ -19,7 +25,7 @@ export function toolHelp(bin: string, plugin: string, tool: PublishedTool, setti
     ]
       .filter(Boolean)
       .join(', ');
-    return [`  --${kebab(p.name)} <${typeLabel(p)}>`, `${p.description ?? ''}${notes ? ` (${notes})` : ''}`];
+    return [`  ${flag(p.name)} <${typeLabel(p)}>`, `${p.description ?? ''}${notes ? ` (${notes})` : ''}`];
   });
   const lines = [
     `${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`,
@@ -29,17 +35,20 @@ export function toolHelp(bin: string, plugin: string, tool: PublishedTool, setti
     'USAGE',
     `  $ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(),
   ];
-  if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows));
-  if (settings.length > 0) lines.push('', `PLUGIN SETTINGS (set for this call)`, `  ${settings.map((s) => `--${kebab(s)}`).join(', ')}`);
+  if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows, { width }));
+  if (settings.length > 0) lines.push('', `PLUGIN SETTINGS (set for this call)`, `  ${settings.map(flag).join(', ')}`);
   lines.push(
     '',
     'HOST FLAGS',
-    columns([
-      ['  --args <json|->', 'the whole argument object as JSON, or - to read it from stdin; flags override its keys'],
-      ['  --json', 'print the raw MCP result'],
-      ['  --timeout <ms>', 'abort the call after this long'],
-      ['  -c, --config <file>', 'config file to use'],
-    ]),
+    columns(
+      (CALL_FLAGS as readonly FlagSpec[]).map((f) => [
+        `  ${f.char ? `-${f.char}, ` : ''}--${f.name}${f.value ? ` <${f.value}>` : ''}`,
+        f.description,
+      ]),
+      { width },
+    ),
+    '',
+    `A parameter or setting named like a host flag (${[...HOST_NAMES].join(', ')}) goes after --.`,
   );
   return lines.join('\n');
 }

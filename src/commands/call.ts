@@ -1,74 +1,83 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { text } from 'node:stream/consumers';
-import { HostCommand } from '../cli/host-command.js';
-import { Exit } from '../cli/exit-codes.js';
-import { renderResult } from '../cli/render.js';
+import { failureOf, runOneShot } from '../app/one-shot.js';
+import { runRemoteCall } from '../app/remote-call.js';
 import { UsageError } from '../app/tool-args.js';
-import { splitArgv } from '../cli/call-argv.js';
-import { isLogLevel } from '../lib/logger.js';
-import { runOneShot } from '../app/one-shot.js';
+import { readCallFlags, splitArgv } from '../cli/call-argv.js';
+import { CALL_FLAGS, oclifFlags } from '../cli/flags.js';
+import { HostCommand } from '../cli/host-command.js';
+import { progressLine } from '../cli/progress.js';
+import { renderResult } from '../cli/render.js';
 
 export default class Call extends HostCommand {
-  static override summary = 'Call one tool in-process, without a server.';
+  static override summary = 'Call one tool: in-process, or through a running `mcphost serve` with --url.';
   static override description =
     "Flags after the tool name are generated from the tool's input schema (see `mcphost call <plugin> <tool> --help`). " +
     'A flag that names a setting of the plugin (imhex --file, exile --snapshot) sets it for this call. ' +
-    'Exit codes: 0 ok, 1 usage error, 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error.';
+    "A parameter or setting named like one of the flags below goes after `--` (--url is call's only before the tool name). " +
+    'Exit codes: 0 ok, 1 usage error (a bad flag or argument, an unknown tool), 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error.';
   static override examples = [
     '<%= config.bin %> call imhex read_bytes --offset 256 --count 16 --file firmware.bin',
-    '<%= config.bin %> call godot search --query "move a character" --limit 5',
+    '<%= config.bin %> call godot_search --query "move a character" --limit 5',
     'echo \'{"query":"timer"}\' | <%= config.bin %> call godot search --args -',
     '<%= config.bin %> call pob analyze_build --build build.xml --json',
+    '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob_lua_load_build --build build.xml',
+  ];
+  static override usage = [
+    'call <plugin> <tool> [--param value …] [--json] [--args <json|->] [--timeout <ms>]',
+    'call <published_name> [--param value …]',
+    'call --url <url> <published_name | plugin tool> [--param value …]',
   ];
   static override strict = false;
+  static override enableJsonFlag = true;
   static override args = {
-    plugin: Args.string({ description: 'plugin (backend) name', required: true }),
-    tool: Args.string({ description: 'tool name, as the plugin knows it (read_bytes) or as published (imhex_read_bytes)', required: true }),
+    plugin: Args.string({ description: 'plugin (backend) name, or the published tool name (imhex_read_bytes) alone' }),
+    tool: Args.string({ description: 'tool name, as the plugin knows it (read_bytes) or as published (imhex_read_bytes)' }),
   };
-  static override flags = {
-    json: Flags.boolean({ description: 'print the raw MCP result as JSON' }),
-    args: Flags.string({ description: 'all arguments as a JSON object, or - to read it from stdin' }),
-    timeout: Flags.integer({ description: 'abort the call after this many milliseconds', min: 1 }),
-  };
+  // Described for --help from the same table the argv is split with (the global flags included);
+  // oclif does not parse them.
+  static override flags = oclifFlags(CALL_FLAGS);
 
   async run(): Promise<void> {
+    // call's argv is split here (tool flags are only known once the tool is), not by oclif.
+    this.parsed = true;
     const split = splitArgv(this.argv);
-    const [plugin, tool, ...extra] = split.positionals;
-    if (!plugin || !tool) this.fail('usage: mcphost call <plugin> <tool> [--param value …] (see mcphost call --help)', Exit.USAGE);
-    if (extra.length > 0)
-      this.fail(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`, Exit.USAGE);
-    const logLevel = split.host.get('log-level');
-    if (logLevel !== undefined && !isLogLevel(logLevel)) this.fail('--log-level must be one of error, warn, info, debug', Exit.USAGE);
-    const timeout = split.host.get('timeout');
-    const timeoutMs = timeout === undefined ? undefined : Number(timeout);
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
-      this.fail('--timeout expects a positive number of milliseconds', Exit.USAGE);
-    const argsFlag = split.host.get('args');
-    const argsJson = argsFlag === '-' ? await text(process.stdin) : typeof argsFlag === 'string' ? argsFlag : undefined;
+    const flags = readCallFlags(split.host);
+    const [first, second, ...extra] = split.positionals;
+    if (!first)
+      throw new UsageError(
+        'usage: mcphost call <plugin> <tool> [--param value …], or mcphost call <published_name> (see mcphost call --help)',
+      );
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`);
+    const argsJson = flags.args === '-' ? await text(process.stdin) : flags.args;
 
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort('interrupted'));
-    const outcome = await runOneShot({
-      ...this.hostOptions({ config: split.host.get('config') as string | undefined, 'log-level': logLevel as never }),
-      plugin,
-      tool,
+    const progress = progressLine({ json: flags.json });
+    const request = {
+      ...this.hostOptions({ config: flags.config, 'log-level': flags.logLevel, quiet: flags.quiet }),
+      ...(second === undefined ? { tool: first } : { plugin: first, tool: second }),
       flags: split.flags,
       argsJson,
-      timeoutMs,
+      timeoutMs: flags.timeoutMs,
       signal: abort.signal,
-      onProgress: (p) =>
-        process.stderr.write(`progress ${p.progress}${p.total !== undefined ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}\n`),
-    }).catch((error: Error) => {
-      if (error instanceof UsageError) this.fail(error.message, Exit.USAGE);
+      onProgress: progress.update,
+    };
+    let outcome;
+    try {
+      outcome = flags.url ? await runRemoteCall({ ...request, url: flags.url }) : await runOneShot(request);
+    } catch (error) {
+      if (error instanceof UsageError && error.unknownFlag === 'url')
+        throw new UsageError(
+          `${error.message} (to call through a running mcphost serve, put --url first: mcphost call --url URL <tool> …)`,
+        );
       throw error;
-    });
-    if (split.host.get('json')) this.log(JSON.stringify(outcome.result, null, 2));
-    else if (!outcome.error) this.log(renderResult(outcome.result));
-    if (outcome.error) {
-      const exit =
-        outcome.error.kind === 'unavailable' ? Exit.UNAVAILABLE : outcome.error.kind === 'invalid_arguments' ? Exit.USAGE : Exit.TOOL_ERROR;
-      if (split.host.get('json')) this.exit(exit);
-      this.fail(outcome.error.message, exit);
+    } finally {
+      progress.stop();
     }
+    const failure = failureOf(outcome);
+    if (failure) throw failure;
+    if (flags.json) this.logJson(outcome.result);
+    else this.log(renderResult(outcome.result));
   }
 }

@@ -1,7 +1,6 @@
+import { configReport, reportFailure } from '../app/inspect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
-import { configReport } from '../app/inspect.js';
 
 export default class Config extends HostCommand {
   static override summary = 'Print the resolved configuration and where each value came from.';
@@ -24,8 +23,7 @@ export default class Config extends HostCommand {
       this.log(columns(rows));
       for (const e of report.errors) this.logToStderr(`error in plugin ${e.plugin}: ${e.message}`);
     }
-    if (report.errors.length > 0) process.exitCode = Exit.CONFIG;
-    return report;
+    return this.reportWith(report, reportFailure(report.errors));
   }
 }
 

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { connectClient } from '../app/connect.js';
-import { UsageError } from '../app/tool-args.js';
-import { Exit } from '../cli/exit-codes.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { CLIENT_KINDS, type ClientKind } from '../config/clients.js';
 
@@ -26,14 +24,6 @@ export default class Connect extends HostCommand {
     name: Flags.string({ description: 'the server name in the client (default mcphost)' }),
     'dry-run': Flags.boolean({ description: 'print the entry, write nothing' }),
   };
-
-  // A usage error is exit 1 like every other (until HostCommand's one mapping covers UsageError).
-  protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
-    if (!(error instanceof UsageError)) return super.catch(error);
-    if (!this.jsonEnabled()) return this.fail(error.message, Exit.USAGE);
-    process.exitCode = Exit.USAGE;
-    this.logJson({ error: { message: error.message, exit: Exit.USAGE } });
-  }
 
   async run() {
     const { args, flags } = await this.parse(Connect);

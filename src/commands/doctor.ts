@@ -1,12 +1,13 @@
+import { PluginLoadError } from '../loader/errors.js';
+import { doctorReport, reportFailure } from '../app/inspect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { Exit } from '../cli/exit-codes.js';
 import { columns } from '../cli/render.js';
-import { doctorReport } from '../app/inspect.js';
 
 export default class Doctor extends HostCommand {
   static override summary = 'Check each requested backend: its config, that it loads, and its health — with the fix when not.';
   static override description =
-    'Exits 0 when everything is fine; otherwise 3 (config), 2 (a plugin does not load) or 4 (a backend is unhealthy).';
+    'Exits 0 when everything is fine; otherwise 3 (config), 2 (a plugin does not load) or 4 (a backend is unhealthy). ' +
+    'With --json the report is printed either way, with {"error": {message, exit}} when something failed.';
   static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --plugins pob,imhex --json'];
   static override enableJsonFlag = true;
   static override flags = {
@@ -22,15 +23,14 @@ export default class Doctor extends HostCommand {
       this.log(
         columns(
           report.plugins.map((p) => [p.ok ? '✔' : '✖', p.name, p.version ?? '', p.message.replace(/\n/g, '\n      ')]),
-          1,
+          { gap: 1 },
         ),
       );
     }
-    if (!report.ok) {
-      const stages = new Set(report.plugins.filter((p) => !p.ok).map((p) => p.stage));
-      const exit = stages.has('config') ? Exit.CONFIG : stages.has('load') || report.plugins.length === 0 ? Exit.PLUGIN : Exit.UNAVAILABLE;
-      process.exitCode = exit;
-    }
-    return report;
+    const failure =
+      report.plugins.length === 0
+        ? new PluginLoadError('', 'no plugins requested')
+        : reportFailure(report.plugins.filter((p) => !p.ok).map((p) => ({ plugin: p.name, stage: p.stage, message: p.message })));
+    return this.reportWith(report, failure);
   }
 }

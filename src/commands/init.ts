@@ -1,7 +1,5 @@
 import { Flags } from '@oclif/core';
 import { initConfig } from '../app/init.js';
-import { UsageError } from '../app/tool-args.js';
-import { Exit } from '../cli/exit-codes.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 
 export default class Init extends HostCommand {
@@ -19,14 +17,6 @@ export default class Init extends HostCommand {
     force: Flags.boolean({ description: 'replace an existing .mcprc' }),
     'dry-run': Flags.boolean({ description: 'print the file instead of writing it' }),
   };
-
-  // A usage error is exit 1 like every other (until HostCommand's one mapping covers UsageError).
-  protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
-    if (!(error instanceof UsageError)) return super.catch(error);
-    if (!this.jsonEnabled()) return this.fail(error.message, Exit.USAGE);
-    process.exitCode = Exit.USAGE;
-    this.logJson({ error: { message: error.message, exit: Exit.USAGE } });
-  }
 
   async run() {
     const { flags } = await this.parse(Init);

@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import type { Override } from '../config/resolve.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { Exit } from '../cli/exit-codes.js';
+import { CommandFailure, Exit } from '../cli/exit-codes.js';
+import { openHost } from '../app/open.js';
 import { isLoopback } from '../server/http-guards.js';
 import { serveOnHttp } from '../server/http.js';
 import { installShutdown } from '../server/lifecycle.js';
@@ -35,13 +36,13 @@ export default class Serve extends HostCommand {
     if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
 
-    const { registry, logger, resolved } = await this.openHost(
+    const { registry, logger, resolved } = await openHost(
       this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides }),
     );
     const http = resolved.config.http;
     if (transport === 'http' && !isLoopback(http.host) && !http.token) {
       await registry.close();
-      this.fail(
+      throw new CommandFailure(
         `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`,
         Exit.USAGE,
       );
@@ -50,7 +51,10 @@ export default class Serve extends HostCommand {
     void registry.startEager();
     const names = registry.hosts.map((h) => h.name).join(', ');
     if (transport === 'http') {
-      const serving = await serveOnHttp(registry, info, http, logger);
+      const serving = await serveOnHttp(registry, info, http, logger).catch(async (error: NodeJS.ErrnoException) => {
+        await registry.close();
+        throw listenFailure(error, http.host, http.port) ?? error;
+      });
       logger.info(`serving ${names} on ${serving.url}`);
       installShutdown({
         logger,
@@ -69,4 +73,22 @@ export default class Serve extends HostCommand {
     }
     // run() returns; the open server (or stdin) keeps the process alive until shutdown.
   }
+}
+
+/** Why the port could not be bound, said with the way out; undefined for other errors. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): CommandFailure | undefined {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new CommandFailure(
+      `${where} is already in use (another mcphost serve?): pick a free port with --port N (or --http N, 0 for any), or stop what listens there`,
+      Exit.USAGE,
+    );
+  if (error.code === 'EACCES')
+    return new CommandFailure(
+      `not allowed to listen on ${where}: ports below 1024 need privileges; pick one above with --port N`,
+      Exit.USAGE,
+    );
+  if (error.code === 'EADDRNOTAVAIL')
+    return new CommandFailure(`${host} is not an address of this machine: check --host (or http.host, MCPHOST_HOST)`, Exit.USAGE);
+  return undefined;
 }

@@ -2,12 +2,13 @@ import { Args } from '@oclif/core';
 import { HostCommand } from '../cli/host-command.js';
 import { columns } from '../cli/render.js';
 import { serversReport } from '../app/servers-report.js';
+import { BackendDownError } from '../app/failures.js';
 
 export default class Servers extends HostCommand {
   static override summary =
     'List the MCP servers mounted from .mcprc `servers` with their state: connected, or down and why, and their tool count.';
   static override description =
-    'Each server is started (stdio) or reached (HTTP) once to check it, then stopped. Mount a server by adding it under `servers` in .mcprc; see docs/servers.md.';
+    'Each server is started (stdio) or reached (HTTP) once to check it, then stopped; exits 4 when one is down. Mount a server by adding it under `servers` in .mcprc; see docs/servers.md.';
   static override examples = ['<%= config.bin %> servers', '<%= config.bin %> servers everything --json'];
   static override enableJsonFlag = true;
   static override strict = false;
@@ -33,6 +34,8 @@ export default class Servers extends HostCommand {
         ),
       );
     }
-    return report;
+    const down = report.servers.filter((s) => s.state === 'down').map((s) => ({ plugin: s.name, message: s.message }));
+    // A status report like doctor's: printed (or returned as JSON) either way, and the exit says it.
+    return this.reportWith(report, down.length > 0 ? new BackendDownError(down) : undefined);
   }
 }

@@ -1,9 +1,11 @@
 import { Args } from '@oclif/core';
+import { downError, listFrom } from '../app/listing.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns, firstLine } from '../cli/render.js';
+import { columns, firstLine, terminalWidth } from '../cli/render.js';
 
 export default class Tools extends HostCommand {
   static override summary = 'List the tools of the chosen backends (public names, titles, one-line descriptions).';
+  static override description = 'Exits 4 (after listing the others) when a backend asked for is down and so cannot list its tools.';
   static override examples = ['<%= config.bin %> tools --plugins godot,pob', '<%= config.bin %> tools imhex --json'];
   static override enableJsonFlag = true;
   static override args = { plugin: Args.string({ description: 'only this backend' }) };
@@ -13,26 +15,31 @@ export default class Tools extends HostCommand {
 
   async run() {
     const { args, flags } = await this.parse(Tools);
-    const only = args.plugin ? [args.plugin] : undefined;
-    const { registry } = await this.openHost(
-      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), only, strict: Boolean(only) }),
+    const listing = await listFrom(
+      { ...this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }), plugin: args.plugin },
+      (r) => r.tools(args.plugin),
     );
-    try {
-      const tools = await registry.tools(args.plugin);
-      const data = tools.map((t) => ({
-        name: t.publicName,
-        plugin: t.plugin,
-        localName: t.def.name,
-        title: t.def.title,
-        description: t.def.description,
-        annotations: t.def.annotations,
-        inputSchema: t.inputSchema,
-        outputSchema: t.outputSchema,
-      }));
-      if (!this.jsonEnabled()) this.log(columns(data.map((t) => [t.name, t.title ?? '', firstLine(t.description)])));
-      return data;
-    } finally {
-      await registry.close();
-    }
+    const data = listing.items.map((t) => ({
+      name: t.publicName,
+      plugin: t.plugin,
+      localName: t.def.name,
+      title: t.def.title,
+      description: t.def.description,
+      annotations: t.def.annotations,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
+    }));
+    const down = downError(listing);
+    if (!this.jsonEnabled() && (data.length > 0 || !down))
+      this.log(
+        data.length
+          ? columns(
+              data.map((t) => [t.name, t.title ?? '', firstLine(t.description)]),
+              { width: terminalWidth() },
+            )
+          : 'no tools',
+      );
+    if (down) throw down;
+    return data;
   }
 }

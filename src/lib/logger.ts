@@ -2,10 +2,15 @@
 import { inspect } from 'node:util';
 import type { Logger, LogLevel } from '../backend/types.js';
 
-const rank: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+/** The host's levels: a backend logs at error…debug; `silent` (MCP_SERVER_LOG=silent) keeps stderr empty. */
+export type HostLogLevel = LogLevel | 'silent';
+
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const satisfies readonly HostLogLevel[];
+
+const rank: Record<HostLogLevel, number> = { silent: -1, error: 0, warn: 1, info: 2, debug: 3 };
 
 export interface LoggerOptions {
-  level?: LogLevel;
+  level?: HostLogLevel;
   scope?: string;
   write?: (line: string) => void;
 }
@@ -15,7 +20,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const scope = options.scope ?? 'mcphost';
   const emit = (at: LogLevel) => (message: string, detail?: unknown) => {
-    if (rank[at] > rank[level]) return;
+    if (!logsAt(level, at)) return;
     const extra = detail === undefined ? '' : ` ${formatDetail(detail)}`;
     write(`[${scope}] ${at}: ${message}${extra}\n`);
   };
@@ -26,6 +31,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     debug: emit('debug'),
     child: (child: string) => createLogger({ ...options, level, write, scope: `${scope}:${child}` }),
   };
+}
+
+/** Whether a host at `level` prints what is said at `at` (progress is said at info). */
+export function logsAt(level: HostLogLevel, at: LogLevel): boolean {
+  return rank[at] <= rank[level];
 }
 
 function formatDetail(detail: unknown): string {
@@ -42,6 +52,6 @@ export const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
-export function isLogLevel(value: unknown): value is LogLevel {
+export function isLogLevel(value: unknown): value is HostLogLevel {
   return typeof value === 'string' && value in rank;
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { parseToolFlags, UsageError } from '../../src/app/tool-args.js';
-import { splitArgv } from '../../src/cli/call-argv.js';
+import { readCallFlags, splitArgv } from '../../src/cli/call-argv.js';
+import { CALL_FLAGS } from '../../src/cli/flags.js';
+import { toolHelp } from '../../src/cli/tool-help.js';
+import Call from '../../src/commands/call.js';
+import type { PublishedTool } from '../../src/registry/registry.js';
 
 const schema = z.toJSONSchema(
   z.object({
@@ -100,5 +104,59 @@ describe('call flags generated from a tool schema', () => {
       ['count', '2'],
       ['json', 'x'],
     ]);
+  });
+});
+
+describe("call's own flags, from one table", () => {
+  it('reads every host flag, long or short, and checks its value', () => {
+    const split = splitArgv(['x', 'y', '-q', '--url', 'http://127.0.0.1:7010/mcp', '--log-level=silent', '--timeout', '9', '--args', '{}']);
+    expect(readCallFlags(split.host)).toMatchObject({
+      quiet: true,
+      url: new URL('http://127.0.0.1:7010/mcp'),
+      logLevel: 'silent',
+      timeoutMs: 9,
+      args: '{}',
+      json: false,
+    });
+    const bad = (argv: string[]) => () => readCallFlags(splitArgv(argv).host);
+    expect(bad(['--url', 'localhost:7010'])).toThrow('--url expects the http(s) URL of a running mcphost serve');
+    expect(bad(['--timeout', '-1'])).toThrow('--timeout expects a positive number of milliseconds, got "-1"');
+    expect(bad(['--log-level', 'loud'])).toThrow('--log-level must be one of silent, error, warn, info, debug');
+    expect(() => splitArgv(['x', 'y', '--timeout'])).toThrow('--timeout needs a value (<ms>)');
+  });
+
+  it('gives a parameter or setting named like a host flag to the tool after --', () => {
+    const split = splitArgv(['exile', 'eval', '--json', '--', '--json', '--quiet']);
+    expect(Object.fromEntries(split.host)).toEqual({ json: true });
+    expect(split.flags.map((f) => [f.name, f.value])).toEqual([
+      ['json', undefined],
+      ['quiet', undefined],
+    ]);
+  });
+
+  it("takes --url as the server only before the tool: after it, --url is the plugin's (unreal, exile)", () => {
+    const remote = splitArgv(['--url', 'http://127.0.0.1:7010/mcp', 'pob', 'lua_get_stats']);
+    expect(remote.host.get('url')).toBe('http://127.0.0.1:7010/mcp');
+    expect(remote.positionals).toEqual(['pob', 'lua_get_stats']);
+    const setting = splitArgv(['unreal', 'search_assets', '--query', 'hero', '--url', 'http://127.0.0.1:30069']);
+    expect(setting.host.has('url')).toBe(false);
+    expect(setting.flags.map((f) => [f.name, f.value])).toEqual([
+      ['query', 'hero'],
+      ['url', 'http://127.0.0.1:30069'],
+    ]);
+  });
+
+  it("describes the same flags in `call --help` and in a tool's help", () => {
+    const names = CALL_FLAGS.map((f) => f.name).filter((n) => n !== 'help');
+    expect(Object.keys(Call.flags).sort()).toEqual([...names].sort());
+    const tool = {
+      publicName: 'kitchen_types',
+      def: { name: 'types', description: 'Echoes', title: 'Types' },
+      inputSchema: { type: 'object', properties: { json: { type: 'boolean' }, text: { type: 'string' } } },
+    } as unknown as PublishedTool;
+    const help = toolHelp('mcphost', 'kitchen', tool, ['url']) + '\n';
+    for (const f of CALL_FLAGS) expect(help).toContain(`--${f.name}`);
+    expect(help).toContain('[-- --json]');
+    expect(help).toMatch(/PLUGIN SETTINGS.*\n {2}--url\n/);
   });
 });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
-import { exitCodeFor } from '../../src/cli/host-command.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { findConfig } from '../../src/config/find.js';
 import { checkConfigShape } from '../../src/config/limits.js';

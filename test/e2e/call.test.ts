@@ -1,134 +1,101 @@
-import { describe, expect, it } from 'vitest';
+// `mcphost call` through the real binary: a call and its exit codes, a chain of stateful calls
+// through a running `mcphost serve` (--url), and progress on a real pseudo-terminal (util-linux
+// `script`) versus a pipe. Tool-level behaviour runs in-process in test/app/one-shot.test.ts.
+import { execFileSync } from 'node:child_process';
+import { openSync, closeSync, ftruncateSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { KITCHEN } from '../helpers/paths.js';
+import { startHttp, type HttpServer } from '../helpers/mcp.js';
+import { BIN, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
+const LAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/fixtures/lab/index.js');
 const t = tempDir();
-t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: hi\n`);
+t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: hi\n  lab:\n    module: ${LAB}\n`);
 const env = isolatedEnv(t.dir);
-const call = (args: string[], input?: string, extraEnv: Record<string, string> = {}) =>
-  runCli(['call', ...args], { cwd: t.dir, env: { ...env, ...extraEnv }, input });
+const call = (args: string[], extraEnv: Record<string, string> = {}) =>
+  runCli(['call', ...args], { cwd: t.dir, env: { ...env, ...extraEnv } });
 
 describe('mcphost call', () => {
-  it('calls a tool in-process and prints its text', async () => {
-    const r = await call(['kitchen', 'echo', '--message', 'world', '--times', '2']);
-    expect(r).toMatchObject({ exitCode: 0, stdout: 'hi world\nhi world' });
-  });
-
-  it('accepts the published name too', async () => {
-    expect((await call(['kitchen', 'kitchen_echo', '--message', 'x'])).stdout).toBe('hi x');
-  });
-
-  it('prints the raw MCP result with --json', async () => {
-    const r = await call(['kitchen', 'add', '--a', '1.5', '--b', '2', '--json']);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ content: [{ type: 'text', text: '{\n  "sum": 3.5\n}' }], structuredContent: { sum: 3.5 } });
-  });
-
-  it('coerces flags per the schema and keeps numeric-looking strings as strings', async () => {
-    const r = await call([
-      'kitchen',
-      'types',
-      '--text',
-      '007',
-      '--count',
-      '7',
-      '--flag',
-      '--tags',
-      'a',
-      '--tags',
-      'b',
-      '--options',
-      '{"depth":1}',
-      '--start-offset',
-      '16',
-      '--json',
+  it('prints the tool text, by plugin and tool or by published name', async () => {
+    const [local, published] = await Promise.all([
+      call(['kitchen', 'echo', '--message', 'world', '--times', '2']),
+      call(['kitchen_echo', '--message', 'x']),
     ]);
-    expect(JSON.parse(r.stdout).structuredContent).toEqual({
-      args: { text: '007', count: 7, flag: true, tags: ['a', 'b'], options: { depth: 1 }, start_offset: 16 },
+    expect(local).toMatchObject({ exitCode: 0, stdout: 'hi world\nhi world', stderr: '' });
+    expect(published).toMatchObject({ exitCode: 0, stdout: 'hi x' });
+  });
+
+  it('exits with the code of the table: 1 usage, 2 plugin, 3 config, 4 unreachable, 5 tool error', async () => {
+    const runs = await Promise.all([
+      call(['lab', 'read_at', '--offset', '-1']),
+      call(['nosuch', 'x']),
+      call(['kitchen', 'echo', '--message', 'x'], { KITCHEN_LEVEL: 'high' }),
+      call(['kitchen', 'offline', '--json']),
+      call(['kitchen', 'boom']),
+    ]);
+    expect(runs.map((r) => r.exitCode)).toEqual([1, 2, 3, 4, 5]);
+    expect(runs[0].stderr).toBe('Error: offset: must not be negative');
+    expect(JSON.parse(runs[3].stdout).error).toEqual({
+      message: 'kitchen oven not reachable at 127.0.0.1:1 — is it switched on?',
+      exit: 4,
+      code: 'UNAVAILABLE',
     });
   });
+});
 
-  it('takes the whole argument object from --args JSON or stdin, flags overriding its keys', async () => {
-    expect((await call(['kitchen', 'echo', '--args', '{"message":"json"}'])).stdout).toBe('hi json');
-    expect((await call(['kitchen', 'echo', '--args', '-'], '{"message":"stdin","times":1}')).stdout).toBe('hi stdin');
-    expect((await call(['kitchen', 'echo', '--args', '{"message":"a"}', '--message', 'b'])).stdout).toBe('hi b');
+describe('mcphost call --url', () => {
+  let server: HttpServer | undefined;
+  afterAll(() => server?.stop());
+
+  it('chains stateful tools through a running mcphost serve', async () => {
+    server = await startHttp(['--plugins', 'lab'], { cwd: t.dir, env });
+    const url = server.url;
+    // Each call is its own process; the value lives in the server's lab backend between them.
+    expect((await call(['--url', url, 'lab_remember', '--value', 'build 7'])).stdout).toBe('remembered build 7');
+    const recalled = await call(['--url', url, 'lab', 'recall']);
+    expect(recalled).toMatchObject({ exitCode: 0, stdout: 'build 7' });
   });
+});
 
-  it('lets a flag that names a plugin setting set it for the call', async () => {
-    expect((await call(['kitchen', 'echo', '--message', 'x', '--greeting', 'yo'])).stdout).toBe('yo x');
-  });
+const haveScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
-  it('exits 1 for an unknown flag and lists the valid ones', async () => {
-    const r = await call(['kitchen', 'echo', '--mesage', 'x']);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('unknown flag --mesage for kitchen echo; valid flags: --message, --times');
-  });
+describe('progress of a long search', () => {
+  // imhex reports progress on files of 64 MiB and more, about every 1 %. A sparse file costs no disk.
+  const file = path.join(t.dir, 'big.bin');
+  const fd = openSync(file, 'w');
+  ftruncateSync(fd, 128 * 1024 * 1024);
+  writeSync(fd, Buffer.from('JxO'), 0, 3, 100_000_000);
+  closeSync(fd);
+  const search = ['call', 'imhex', 'search', '--pattern', '4A ?? 4F', '--file', file];
 
-  it('exits 1 for arguments the schema rejects, naming the field', async () => {
-    const r = await call(['kitchen', 'echo', '--message', 'x', '--times', '9']);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/times: .*5/);
-  });
+  it(
+    'is one line redrawn in place on a terminal, cleared before the result',
+    { skip: !haveScript && 'util-linux script not found' },
+    async () => {
+      const command = [process.execPath, BIN, ...search].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+      const r = await execa('script', ['-qfec', command, '/dev/null'], { cwd: t.dir, env, extendEnv: false, reject: false });
+      expect(r.exitCode).toBe(0);
+      // Everything the terminal got: progress frames joined by cursor moves, no newline until the result.
+      const [progress, ...rest] = r.stdout.split('\n');
+      expect(rest.join('')).toBe('');
+      expect(progress).toMatch(/\[[=-]{20}\] +\d+% searched \d+ of \d+ bytes/);
+      expect(progress).toMatch(/1 match for 4a \?\? 4f: 0x5F5E100\r?$/);
+    },
+  );
 
-  it('exits 1 for an unknown tool, suggesting the closest', async () => {
-    const r = await call(['kitchen', 'ecco']);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('did you mean echo');
-  });
-
-  it('exits 2 when the plugin does not exist', async () => {
-    const r = await call(['nosuch', 'x']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('plugin nosuch not found');
-  });
-
-  it('exits 3 for an invalid config, naming the key', async () => {
-    const r = await call(['kitchen', 'echo', '--message', 'x'], undefined, { KITCHEN_LEVEL: 'high' });
-    expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain('plugins.kitchen.nested.level: expected number, got a string ("high") [env KITCHEN_LEVEL]');
-  });
-
-  it('exits 4 when the backend is unreachable and 5 when the tool fails', async () => {
-    const offline = await call(['kitchen', 'offline']);
-    expect(offline.exitCode).toBe(4);
-    expect(offline.stderr).toContain('kitchen oven not reachable');
-    const boom = await call(['kitchen', 'boom']);
-    expect(boom.exitCode).toBe(5);
-    expect(boom.stderr).toContain('kaboom');
-    const failStart = await call(['kitchen', 'echo', '--message', 'x', '--fail-start', 'true']);
-    expect(failStart.exitCode).toBe(4);
-  });
-
-  it('still prints the raw error result with --json, with the same exit code', async () => {
-    const r = await call(['kitchen', 'coded', '--name', 'pie', '--json']);
-    expect(r.exitCode).toBe(5);
-    expect(JSON.parse(r.stdout)._meta['mcphost/error']).toEqual({
-      code: 'NOT_FOUND',
-      message: 'no such dish: pie',
-      data: { suggestions: ['soup', 'salad'] },
-    });
-  });
-
-  it('aborts at --timeout and says so', async () => {
-    const r = await call(['kitchen', 'slow', '--steps', '100', '--step-ms', '50', '--timeout', '200']);
-    expect(r.exitCode).toBe(5);
-    expect(r.stderr).toContain('timed out after 200 ms');
-  });
-
-  it('reports progress on stderr, keeping stdout for the result', async () => {
-    const r = await call(['kitchen', 'slow', '--steps', '2', '--step-ms', '1']);
-    expect(r.stdout).toBe('done 2');
-    expect(r.stderr).toContain('progress 1/2 step 1');
-  });
-
-  it('prints the tool description and its generated flags with --help', async () => {
-    const r = await call(['kitchen', 'types', '--help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Echoes its arguments back as structured content');
-    expect(r.stdout).toContain('--mode <fast|slow>');
-    expect(r.stdout).toContain('--tags <string…>');
-    expect(r.stdout).toContain('--start-offset <integer>');
-    expect(r.stdout).toContain('PLUGIN SETTINGS');
+  it('prints nothing when stderr is a pipe', async () => {
+    const r = await runCli(search, { cwd: t.dir, env });
+    expect(r).toMatchObject({ exitCode: 0, stderr: '', stdout: '1 match for 4a ?? 4f: 0x5F5E100' });
   });
 });

@@ -1,4 +1,8 @@
+// The real binary, once per command family: listing, read, inspection, help and version, the
+// exit codes oclif itself decides (a flag typo, an unknown command), and third-party backends.
+// Everything else about these commands runs in-process (test/cli, test/app).
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
@@ -6,84 +10,51 @@ import { FIXTURES, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
-t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: \${GREETING:-hey}\nhttp:\n  token: \${SECRET:-none}\n`);
+t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n`);
 const env = isolatedEnv(t.dir);
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: t.dir, env: { ...env, ...extra } });
 
-describe('inspection commands', () => {
-  it('tools lists names, titles and one-line descriptions; --json gives full schemas', async () => {
-    const text = await cli(['tools']);
-    expect(text.exitCode).toBe(0);
-    expect(text.stdout).toMatch(/^kitchen_echo\s+Echo\s+Returns the message/m);
-    const json = JSON.parse((await cli(['tools', 'kitchen', '--json'])).stdout);
-    expect(json.find((x: { name: string }) => x.name === 'kitchen_add')).toMatchObject({
-      plugin: 'kitchen',
-      localName: 'add',
-      inputSchema: { type: 'object', required: ['a', 'b'] },
+describe('the binary, per command family', () => {
+  it('tools, read and doctor print what they found', async () => {
+    const [tools, read, doctor] = await Promise.all([
+      cli(['tools']),
+      cli(['read', 'kitchen://menu']),
+      cli(['doctor', '--json', '--config', t.write('broken.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n  ghost: {}\n`)]),
+    ]);
+    expect(tools).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^kitchen_echo\s+Echo\s+Returns the message/m) });
+    expect(read).toMatchObject({ exitCode: 0, stdout: '# Menu\n- soup\n- salad' });
+    expect(doctor.exitCode).toBe(2);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      ok: false,
+      error: { exit: 2, message: expect.stringContaining('plugin ghost not found') },
+      plugins: [
+        expect.objectContaining({ name: 'kitchen', ok: true }),
+        expect.objectContaining({ name: 'ghost', ok: false, stage: 'load' }),
+      ],
     });
   });
 
-  it('resources and prompts list what the backends offer', async () => {
-    expect((await cli(['resources'])).stdout).toMatch(/kitchen:\/\/dish\/\{name\}\s+template/);
-    const prompts = JSON.parse((await cli(['prompts', '--json'])).stdout);
-    expect(prompts).toEqual([
-      {
-        name: 'kitchen_order',
-        plugin: 'kitchen',
-        title: 'Order a dish',
-        description: 'Asks the model to order a dish.',
-        arguments: [
-          { name: 'dish', description: 'what to order', required: true },
-          { name: 'notes', required: false },
-        ],
-      },
-    ]);
-  });
-
-  it('read prints a resource, and exits 1 for an unknown URI', async () => {
-    expect((await cli(['read', 'kitchen://menu'])).stdout).toBe('# Menu\n- soup\n- salad\n'.trimEnd());
-    const missing = await cli(['read', 'kitchen://nothing']);
-    expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain('no resource kitchen://nothing');
-  });
-
-  it('config prints resolved values with their sources, redacting the token', async () => {
-    const r = await cli(['config', '--json'], { GREETING: 'howdy', MCPHOST_PORT: '7999', SECRET: 'hunter2' });
-    const report = JSON.parse(r.stdout);
-    expect(report.file).toBe(path.join(t.dir, '.mcprc.yaml'));
-    expect(report.config.plugins.kitchen.greeting).toBe('howdy');
-    expect(report.config.http.port).toBe(7999);
-    expect(report.config.http.token).toBe('<redacted>');
-    expect(r.stdout).not.toContain('hunter2');
-    expect(report.sources).toMatchObject({
-      'http.port': 'env MCPHOST_PORT',
-      'plugins.kitchen.greeting': `file ${report.file}`,
-      'plugins.kitchen.failStart': 'default',
+  it('exits 1 for a flag typo (compact JSON with --json) and for an unknown command, with a did-you-mean', async () => {
+    const [typo, command] = await Promise.all([cli(['tools', '--plugin', 'kitchen', '--json']), cli(['tols'])]);
+    expect(typo.exitCode).toBe(1);
+    expect(JSON.parse(typo.stdout)).toEqual({
+      error: { message: 'unknown flag --plugin for mcphost tools; did you mean --plugins? (see mcphost tools --help)', exit: 1 },
     });
-    const text = await cli(['config', '--log-level', 'warn']);
-    expect(text.stdout).toMatch(/log\.level\s+"warn"\s+flag --log-level/);
+    expect(command).toMatchObject({
+      exitCode: 1,
+      stderr: 'Error: unknown command tols; did you mean mcphost tools? (mcphost --help lists the commands)',
+    });
   });
 
-  it('doctor reports each backend and exits non-zero when one is broken', async () => {
-    const ok = await cli(['doctor']);
-    expect(ok.exitCode).toBe(0);
-    expect(ok.stdout).toMatch(/✔ kitchen 1\.2\.3\s+greeting is hey/);
-    const broken = t.write('broken.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    failStart: true\n  ghost: {}\n`);
-    const bad = await cli(['doctor', '--config', broken, '--json']);
-    expect(bad.exitCode).toBe(2);
-    const report = JSON.parse(bad.stdout);
-    expect(report.ok).toBe(false);
-    expect(report.plugins).toEqual([
-      expect.objectContaining({ name: 'kitchen', ok: false, message: 'failStart is set: unset it to start' }),
-      expect.objectContaining({ name: 'ghost', ok: false, stage: 'load', message: expect.stringContaining('plugin ghost not found') }),
-    ]);
-  });
-
-  it('prints the version quickly and the help lists every command', async () => {
-    expect((await cli(['--version'])).stdout).toMatch(/^mcphost\/\d+\.\d+\.\d+ /);
-    const help = (await cli(['--help'])).stdout;
-    for (const command of ['call', 'config', 'doctor', 'plugins', 'prompts', 'read', 'resources', 'serve', 'tools'])
-      expect(help).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+  it('prints the version, the help lists every command, and shell completion knows their flags', async () => {
+    const [version, help, completion] = await Promise.all([cli(['--version']), cli(['--help']), cli(['autocomplete', 'bash'])]);
+    expect(version.stdout).toMatch(/^mcphost\/\d+\.\d+\.\d+ /);
+    for (const command of ['autocomplete', 'call', 'config', 'doctor', 'plugins', 'prompts', 'read', 'resources', 'serve', 'tools'])
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
+    expect(completion.exitCode).toBe(0);
+    expect(completion.stdout).toContain('mcphost autocomplete:script bash');
+    const script = readFileSync(path.join(t.dir, '.cache/mcphost/autocomplete/functions/bash/mcphost.bash'), 'utf8');
+    expect(script).toMatch(/^tools --json --config --log-level --quiet --plugins$/m);
   });
 });
 

@@ -116,8 +116,10 @@ describe('a host with one upstream down', () => {
     expect(doctor.stdout).toMatch(/✖\s+dead.*upstream dead is down: connection refused/);
 
     const servers = await runCli(['servers', '--json'], { cwd: tmp.dir });
-    expect(servers.exitCode).toBe(0);
+    // The report is printed either way; the exit code says a server is down, as doctor's does.
+    expect(servers.exitCode).toBe(4);
     const report = JSON.parse(servers.stdout);
+    expect(report.error).toMatchObject({ exit: 4, message: expect.stringContaining('dead is down') });
     const byName = Object.fromEntries(report.servers.map((s: { name: string }) => [s.name, s]));
     expect(byName.fx).toMatchObject({ state: 'connected', transport: 'stdio', tools: 7 });
     expect(byName.dead).toMatchObject({ state: 'down', transport: 'http', message: expect.stringContaining('connection refused') });

@@ -1,8 +1,10 @@
 import { Flags } from '@oclif/core';
 import path from 'node:path';
+import { openConfig } from '../../app/open.js';
 import { runPluginCommand } from '../../app/plugin-command.js';
-import { Exit } from '../../cli/exit-codes.js';
+import { UsageError } from '../../app/tool-args.js';
 import { HostCommand } from '../../cli/host-command.js';
+import { progressLine } from '../../cli/progress.js';
 
 interface RecordSummary {
   out: string;
@@ -36,12 +38,14 @@ export default class ExileSnapshot extends HostCommand {
 
   async run(): Promise<RecordSummary> {
     const { flags } = await this.parse(ExileSnapshot);
-    if (!flags.out) this.fail('--out is required: the snapshot file to write, e.g. --out state.json', Exit.USAGE);
+    if (!flags.out) throw new UsageError('--out is required: the snapshot file to write, e.g. --out state.json');
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort(new Error('interrupted')));
-    let last = 0;
+    const options = this.hostOptions(flags);
+    const { logLevel } = await openConfig(options);
+    const progress = progressLine({ json: this.jsonEnabled() });
     const summary = (await runPluginCommand({
-      ...this.hostOptions(flags),
+      ...options,
       plugin: 'exile',
       command: 'snapshot',
       args: {
@@ -53,12 +57,8 @@ export default class ExileSnapshot extends HostCommand {
         url: flags.url,
       },
       signal: abort.signal,
-      onProgress: (p) => {
-        if (Date.now() - last < 250) return;
-        last = Date.now();
-        process.stderr.write(`progress ${p.progress}/${p.total} ${p.message ?? ''}\n`);
-      },
-    })) as RecordSummary;
+      onProgress: (p) => progress.update(p, logLevel),
+    }).finally(() => progress.stop())) as RecordSummary;
     if (!this.jsonEnabled()) {
       this.log(`wrote ${summary.out} (${summary.bytes} bytes): roots ${summary.roots.join(', ')}; ${summary.types} types`);
     }

@@ -1,7 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { importServers } from '../../app/import-servers.js';
-import { UsageError } from '../../app/tool-args.js';
-import { Exit } from '../../cli/exit-codes.js';
 import { HostCommand } from '../../cli/host-command.js';
 import { CLIENT_KINDS, type ClientKind } from '../../config/clients.js';
 
@@ -19,14 +17,6 @@ export default class ServersImport extends HostCommand {
     client: Args.string({ description: `clients to read (default: all): ${CLIENT_KINDS.join(', ')}`, options: [...CLIENT_KINDS] }),
   };
   static override flags = { 'dry-run': Flags.boolean({ description: 'show what would be added, write nothing' }) };
-
-  // A usage error is exit 1 like every other (until HostCommand's one mapping covers UsageError).
-  protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
-    if (!(error instanceof UsageError)) return super.catch(error);
-    if (!this.jsonEnabled()) return this.fail(error.message, Exit.USAGE);
-    process.exitCode = Exit.USAGE;
-    this.logJson({ error: { message: error.message, exit: Exit.USAGE } });
-  }
 
   async run() {
     const { argv, flags } = await this.parse(ServersImport);

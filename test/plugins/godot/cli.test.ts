@@ -13,12 +13,15 @@ const env = (extra: Record<string, string | undefined> = {}) => isolatedEnv(tmp.
 
 describe('mcphost call godot', () => {
   it('searches: `call godot search --query timer`', async () => {
-    const r = await runCli(['call', 'godot', 'search', '--query', 'timer', '--limit', '3'], { cwd: tmp.dir, env: env() });
+    const r = await runCli(['call', 'godot', 'search', '--query', 'timer', '--limit', '3', '--log-level', 'debug'], {
+      cwd: tmp.dir,
+      env: env(),
+    });
     expect(r.exitCode).toBe(0);
     const results = JSON.parse(r.stdout);
     expect(results[0]).toMatchObject({ name: 'Timer', kind: 'class', uri: 'godot://class/Timer' });
     expect(results.length).toBe(3);
-    // Progress of the first (cold) call goes to stderr, never stdout.
+    // Progress of the first (cold) call goes to stderr, never stdout (piped, only at debug).
     expect(r.stderr).toMatch(/progress/);
   });
 

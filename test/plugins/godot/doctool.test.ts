@@ -31,7 +31,12 @@ describe.skipIf(!GODOT)('godotBinary with a real Godot', () => {
   it('dumps the reference once, caches it by version under the index folder, and serves it', async () => {
     const cwd = project('real', { godotBinary: GODOT });
     const env = isolatedEnv(cwd);
-    const first = await runCli(['call', 'godot', 'get_symbol', '--qname', 'Node.add_child'], { cwd, env, timeout: 120_000 });
+    // Piped, progress (the dump's announcement) is printed only at debug.
+    const first = await runCli(['call', 'godot', 'get_symbol', '--qname', 'Node.add_child', '--log-level', 'debug'], {
+      cwd,
+      env,
+      timeout: 120_000,
+    });
     expect(first.exitCode, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ kind: 'method', className: 'Node', name: 'add_child' });
     expect(first.stderr).toMatch(/dumping the class reference of Godot/);

@@ -1,0 +1,26 @@
+// oclif hook for a command that does not exist: a usage error (exit 1, as every other usage error)
+// with the closest commands, instead of oclif's exit 2 — 2 means "a plugin failed" in mcphost's table.
+// (@oclif/plugin-not-found does the suggesting too, but exits 127 and, on a terminal, offers to run
+// its guess: a different command than the one typed.)
+import type { Hook } from '@oclif/core';
+import { closest } from '../registry/names.js';
+import { Exit } from './exit-codes.js';
+
+const hook: Hook<'command_not_found'> = async function (opts) {
+  const { bin, topicSeparator } = opts.config;
+  const shown = (id: string) => id.replaceAll(':', topicSeparator);
+  const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases]);
+  const near = closest(opts.id, visible, 2);
+  const message =
+    `unknown command ${shown(opts.id)}` +
+    (near.length ? `; did you mean ${near.map((n) => `${bin} ${shown(n)}`).join(' or ')}?` : '') +
+    ` (${bin} --help lists the commands)`;
+  const argv = opts.argv ?? [];
+  const dashes = argv.indexOf('--');
+  if (argv.slice(0, dashes === -1 ? undefined : dashes).includes('--json'))
+    process.stdout.write(`${JSON.stringify({ error: { message, exit: Exit.USAGE } }, null, 2)}\n`);
+  else process.stderr.write(`Error: ${message}\n`);
+  this.exit(Exit.USAGE);
+};
+
+export default hook;
