@@ -24,6 +24,8 @@ import { promptArguments, runPrompt } from './prompts.js';
 export interface RegistryOptions {
   logger: Logger;
   timeouts: { toolMs: number; startMs: number; shutdownMs: number };
+  /** Serving clients that are told of list changes (`mcphost serve`): see BackendContext.serving. */
+  serving?: boolean;
 }
 
 export interface PublishedTool {
@@ -91,6 +93,7 @@ export class Registry {
           logger: options.logger,
           shutdown: this.shutdown.signal,
           startMs: options.timeouts.startMs,
+          serving: options.serving,
           onListChanged: (_plugin, kind) => this.listChanged(kind),
         }),
     );
@@ -222,8 +225,14 @@ export class Registry {
         plugin,
         this.hosts.map((h) => h.name),
       );
-    const tools = await this.tools(plugin);
-    const found = tools.find((t) => t.def.name === local || t.publicName === local);
+    let tools = await this.tools(plugin);
+    let found = tools.find((t) => t.def.name === local || t.publicName === local);
+    if (!found && this.host(plugin)!.state === 'idle') {
+      // Not listed yet (an upstream still connecting): start it; a start that fails says why.
+      await this.host(plugin)!.ensureStarted();
+      tools = await this.tools(plugin);
+      found = tools.find((t) => t.def.name === local || t.publicName === local);
+    }
     const listError = this.toolListErrors.get(plugin);
     if (!found && tools.length === 0 && listError !== undefined) {
       throw isToolError(listError)

@@ -1,16 +1,17 @@
-// A stdio MCP server mounted from .mcprc `servers`, served by the real `mcphost serve` to the SDK
-// client: names, schemas and results pass through; progress, cancellation, timeouts and list
-// changes cross the proxy; a crashed child comes back on a later call.
+// A stdio MCP server mounted from .mcprc `servers`, served in-process (the `serve` path: config →
+// loader → registry → MCP server) to the SDK client; the upstreams are real child processes. Names,
+// schemas and results pass through; progress, cancellation, timeouts and list changes cross the
+// proxy; a crashed child comes back on a later call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { connectStdio, type StdioSession } from '../helpers/mcp.js';
+import { serveInProcess, type InProcessSession } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
-import { fixtureEntry, journalLines, textOf, waitFor, writeConfig } from './helpers.js';
+import { fixtureEntry, journalLines, textOf, waitFor, whenListed, writeConfig } from './helpers.js';
 
 describe('a stdio server mounted from .mcprc', () => {
   const tmp = tempDir('mcphost-upstream-');
   const journal = path.join(tmp.dir, 'journal.log');
-  let session: StdioSession;
+  let session: InProcessSession;
 
   beforeAll(async () => {
     writeConfig(tmp.dir, {
@@ -21,7 +22,8 @@ describe('a stdio server mounted from .mcprc', () => {
         fxa: fixtureEntry(journal, { allowedTools: ['echo', 'div*'] }, { FIXTURE_TOOLS_ONLY: '1' }),
       },
     });
-    session = await connectStdio([], { cwd: tmp.dir });
+    session = await serveInProcess({ cwd: tmp.dir });
+    await whenListed(session.client, ['fx_echo', 'fxt_slow', 'fxa_echo']);
   });
   afterAll(() => session?.close());
 
