@@ -4,8 +4,8 @@
 // cache file a previous run left — or nothing, the connection is made in the background, and
 // clients are told (list_changed) once the server is up. So a server that never answers never holds
 // mcphost back, and an editor that is closed keeps its tools listed (they answer "unavailable").
-// One-shot commands (ctx.serving false) wait for the server instead, and get the last lists seen
-// only when it cannot be reached.
+// One-shot commands (ctx.serving false) wait for the server instead, and are told when it cannot
+// be reached: the tools listing throws the UnavailableError (the registry records it).
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../backend/types.js';
 import type { UpstreamClient } from './client.js';
@@ -101,10 +101,13 @@ export function createMirror(options: MirrorOptions): Mirror {
       remember(key, items);
       return items;
     } catch (error) {
-      if (client.state !== 'connected' && ctx.serving) connectLater();
-      const last = remembered(key) as T[] | undefined;
-      if (last) return last;
+      if (ctx.serving) {
+        if (client.state !== 'connected') connectLater();
+        const last = remembered(key) as T[] | undefined;
+        if (last) return last;
+      }
       // Only the tools listing reports a server that cannot be listed; the other lists are then empty.
+      // A one-shot command (`mcphost tools`, `call`) gets the error: the server is down, whatever it listed before.
       if (key !== 'tools' && (error as { code?: unknown }).code === 'UNAVAILABLE') return [];
       throw error;
     }

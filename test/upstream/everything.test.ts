@@ -1,12 +1,12 @@
 // The reference third-party server, @modelcontextprotocol/server-everything, mounted over stdio,
 // Streamable HTTP and the older HTTP+SSE transport, served in-process (the `serve` path) to the SDK
-// client, and once through the real `mcphost call`.
+// client; and one-shot (`mcphost call`, `mcphost servers`) in-process too.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import type { Client } from '@modelcontextprotocol/client';
 import { serversReport } from '../../src/app/servers-report.js';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { serveInProcess, type InProcessSession } from '../helpers/in-process.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { callInProcess, serveInProcess, type InProcessSession } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
 import { alive, EVERYTHING, freePort, textOf, waitFor, whenListed, writeConfig } from './helpers.js';
 
@@ -138,8 +138,8 @@ describe('server-everything over the older HTTP+SSE transport', () => {
     const started = await startEverything('sse');
     upstream = started.child;
     writeConfig(tmp.dir, { servers: { evs: { url: `http://127.0.0.1:${started.port}/sse` } } });
-    const call = await runCli(['call', 'evs', 'get-sum', '--a', '1', '--b', '2'], { cwd: tmp.dir });
-    expect(call.stdout).toBe('The sum of 1 and 2 is 3.');
+    const call = await callInProcess({ cwd: tmp.dir, plugin: 'evs', tool: 'get-sum', args: { a: 1, b: 2 } });
+    expect(textOf(call.result)).toBe('The sum of 1 and 2 is 3.');
     const servers = await serversReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     expect(servers.servers[0]).toMatchObject({ name: 'evs', state: 'connected', status: { via: 'sse' } });
   });

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { doctorReport } from '../../../src/app/inspect.js';
-import { isolatedEnv, runCli } from '../../helpers/cli.js';
+import { openHost } from '../../../src/app/open.js';
+import { isolatedEnv } from '../../helpers/cli.js';
 import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { journalLines, textOf, waitFor, whenListed, writeConfig } from '../../upstream/helpers.js';
@@ -79,13 +80,17 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     expect(journalLines(journal).filter((l) => l === '/mcp resources/read')).toHaveLength(3);
   });
 
-  it('reads it from `mcphost read` too, choosing the editor by the URI', async () => {
+  it('reads it in a one-shot command too (`mcphost read`), where the editor is reached only then', async () => {
     const tmp = tempDir();
     const e = await replica();
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
-    const read = await runCli(['read', BP_PLAYER], { cwd: tmp.dir });
-    expect(read.exitCode).toBe(0);
-    expect(read.stdout).toMatch(/^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"[^]*End Object$/);
+    const { registry } = await openHost({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
+    try {
+      const read = await registry.readResource(BP_PLAYER);
+      expect(read.contents[0].text).toMatch(/^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"[^]*End Object\r\n$/);
+    } finally {
+      await registry.close();
+    }
   });
 
   it('calls its tools: structured results, its own errors, and a call that times out while the editor compiles', async () => {
@@ -136,8 +141,15 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     const second = await serve(tmp.dir);
     expect((await second.client.listTools()).tools.map((t) => t.name)).toEqual(listed);
     expect(textOf(await second.client.callTool({ name: 'unreal_get_project_config', arguments: {} }))).toBe(down);
-    // And a one-shot `mcphost call`: the tool is known, and answers what to start.
-    const oneShot = await callInProcess({ cwd: tmp.dir, plugin: 'unreal', tool: 'get_project_config', writeLog: () => undefined });
-    expect(oneShot.error).toEqual({ kind: 'unavailable', code: 'UNAVAILABLE', message: down });
+    // A one-shot `mcphost call` says the same (not "unknown tool"), and `mcphost tools` learns it is down.
+    const oneShot = callInProcess({ cwd: tmp.dir, plugin: 'unreal', tool: 'get_project_config', writeLog: () => undefined });
+    await expect(oneShot).rejects.toMatchObject({ code: 'UNAVAILABLE', message: down });
+    const { registry } = await openHost({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), plugins: ['unreal'], writeLog: () => undefined });
+    try {
+      expect(await registry.tools('unreal')).toEqual([]);
+      expect(registry.host('unreal')!.lastError).toBe(down);
+    } finally {
+      await registry.close();
+    }
   });
 });
