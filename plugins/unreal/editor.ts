@@ -40,16 +40,22 @@ export function describeDown(base: string, reason: string): string {
   if (reason === 'mcphost is shutting down') return reason;
   const http = / answered (HTTP \d+.*)$/s.exec(reason);
   if (http) return answered(base, http[1]);
-  const late = / did not answer initialize (within \d+ ms|in time)/.exec(reason);
-  if (late)
-    return `Unreal Editor at ${base} accepted the connection but did not answer initialize ${late[1]}: is it busy (a modal dialog, a compile, a breakpoint)?`;
+  const late = / did not answer initialize within (\d+) ms/.exec(reason);
+  if (late) return busy(base, 'initialize', Number(late[1]));
   return notRunning(base, reason.replace(/ at https?:\/\/\S+/, '').replace(' (is it running?)', ''));
 }
 
 export type HealthEndpoint =
-  { kind: 'ok' } | { kind: 'absent'; status: number } | { kind: 'error'; what: string } | { kind: 'down'; reason: string };
+  | { kind: 'ok' }
+  | { kind: 'absent'; status: number }
+  | { kind: 'error'; what: string }
+  | { kind: 'busy' }
+  | { kind: 'down'; reason: string };
 
-/** GET /health: served and 2xx, not served (404/405: the released plugin), another status, or nothing listening. */
+/**
+ * GET /health: served and 2xx, not served (404/405: the released plugin), another status, no answer
+ * in time (the editor accepted the connection: it is busy), or nothing listening.
+ */
 export async function checkHealth(base: string, timeoutMs = 3_000): Promise<HealthEndpoint> {
   try {
     const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -58,8 +64,14 @@ export async function checkHealth(base: string, timeoutMs = 3_000): Promise<Heal
     if (res.status === 404 || res.status === 405) return { kind: 'absent', status: res.status };
     return { kind: 'error', what: `GET /health with HTTP ${res.status}${text ? `: ${text}` : ''}` };
   } catch (error) {
+    if ((error as Error)?.name === 'TimeoutError') return { kind: 'busy' };
     return { kind: 'down', reason: fetchReason(error) };
   }
+}
+
+/** The editor accepted the connection and said nothing: its requests wait for the game thread. */
+export function busy(base: string, what: string, ms: number): string {
+  return `Unreal Editor at ${base} did not answer ${what} within ${ms} ms: is it busy (a modal dialog, a compile, a breakpoint)?`;
 }
 
 function fetchReason(error: unknown): string {

@@ -8,6 +8,7 @@ import { defineBackend, type Backend, type BackendContext, type HealthReport } f
 import { UpstreamClient, createMirror, type Mirror } from '../../src/kit/index.js';
 import {
   answered,
+  busy,
   checkHealth,
   describeDown,
   editorBase,
@@ -79,14 +80,23 @@ export default function unreal(): Backend<Config> {
     return up;
   }
 
-  /** An MCP round trip (ping, or initialize when not connected), then the tools listed for the count. */
+  /**
+   * An MCP round trip (ping, or initialize when not connected) and the tools listed for the count,
+   * both within the health wait: the editor answers one request at a time, so a long tool holds both.
+   */
   async function roundTrip(ctx: BackendContext<Config>) {
     const { client, mirror } = ensure(ctx);
     let timer: NodeJS.Timeout | undefined;
     const ms = healthWaitMs(ctx);
-    const ok = await Promise.race([client.probe(ms), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    const trip = async () =>
+      (await client.probe(ms)) &&
+      client.state === 'connected' &&
+      mirror.tools(ctx).then(
+        () => true,
+        () => true,
+      );
+    const ok = await Promise.race([trip(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
     clearTimeout(timer);
-    if (ok && client.state === 'connected') await mirror.tools(ctx).catch(() => undefined);
     return { ok: ok && client.state === 'connected', status: client.status(), tools: mirror.toolCount() };
   }
 
@@ -111,11 +121,11 @@ export default function unreal(): Backend<Config> {
       const { client, base } = ensure(ctx);
       // GET /health decides where the editor serves it; the released plugin does not (404), and an
       // MCP round trip decides. Either way the round trip runs: it is what the tools go through.
-      const endpoint = await checkHealth(base);
-      if (endpoint.kind === 'down')
-        return { ok: false, message: notRunning(base, endpoint.reason), detail: { url: base, ...client.status() } };
-      if (endpoint.kind === 'error')
-        return { ok: false, message: answered(base, endpoint.what), detail: { url: base, ...client.status() } };
+      const endpoint = await checkHealth(base, healthWaitMs(ctx));
+      const early = (message: string) => ({ ok: false, message, detail: { url: base, ...client.status() } });
+      if (endpoint.kind === 'down') return early(notRunning(base, endpoint.reason));
+      if (endpoint.kind === 'error') return early(answered(base, endpoint.what));
+      if (endpoint.kind === 'busy') return early(busy(base, 'GET /health', healthWaitMs(ctx)));
       const trip = await roundTrip(ctx);
       const detail = {
         url: base,
@@ -124,13 +134,11 @@ export default function unreal(): Backend<Config> {
         ...(trip.tools !== undefined && { tools: trip.tools }),
       };
       if (!trip.ok) {
-        const busy = (what: string) =>
-          `Unreal Editor at ${base} did not answer ${what} within ${healthWaitMs(ctx)} ms: is it busy (a modal dialog, a compile)?`;
         const message =
           trip.status.state === 'connected'
-            ? busy('ping')
+            ? busy(base, 'ping and tools/list', healthWaitMs(ctx))
             : trip.status.state === 'connecting'
-              ? busy('initialize')
+              ? busy(base, 'initialize', healthWaitMs(ctx))
               : client.unavailable(trip.status.lastError ?? trip.status.state).message;
         return { ok: false, message, detail };
       }

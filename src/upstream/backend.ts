@@ -74,7 +74,7 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
       if (status.state === 'connected' && !status.answered) {
         return {
           ok: false,
-          message: `upstream ${name} is connected ${where} but did not answer ping within ${healthWaitMs(ctx)} ms (busy or hung)`,
+          message: `upstream ${name} is connected ${where} but did not answer ping and tools/list within ${healthWaitMs(ctx)} ms (busy or hung)`,
           detail,
         };
       }
@@ -102,13 +102,19 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
 
 /**
  * What a health check sees: a round trip to the server (ping, or connecting — joining a connect in
- * progress for at most healthWaitMs), then its tools listed, so the count is what clients get.
+ * progress) and its tools listed, so the count is what clients get; both within healthWaitMs.
  */
 export async function checkUpstream(client: UpstreamClient, mirror: Mirror, ctx: BackendContext) {
   let timer: NodeJS.Timeout | undefined;
   const ms = healthWaitMs(ctx);
-  const answered = await Promise.race([client.probe(ms), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  const trip = async () =>
+    (await client.probe(ms)) &&
+    client.state === 'connected' &&
+    mirror.tools(ctx).then(
+      () => true,
+      () => true,
+    );
+  const answered = await Promise.race([trip(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
   clearTimeout(timer);
-  if (answered && client.state === 'connected') await mirror.tools(ctx).catch(() => undefined);
   return { ...client.status(), answered };
 }

@@ -124,6 +124,24 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     expect(logs).toEqual([]);
   });
 
+  it('reports an editor whose game thread is busy as busy, not as down', async () => {
+    const tmp = tempDir();
+    const e = await replica({ compileMs: 5_000 });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    const { client, registry } = await serve(tmp.dir);
+    await whenListed(client, ['unreal_request_editor_compile']);
+    const compiling = client.callTool({ name: 'unreal_request_editor_compile', arguments: { timeoutSeconds: 60 } }).catch(() => undefined);
+    const health = await waitFor(async () => {
+      const h = (await registry.health()).unreal;
+      return h.ok ? undefined : h;
+    }, 'the busy editor to be reported');
+    expect(health.message).toBe(
+      `Unreal Editor at ${e.url} did not answer ping and tools/list within 1000 ms: is it busy (a modal dialog, a compile, a breakpoint)?`,
+    );
+    await e.stop();
+    await compiling;
+  });
+
   it('keeps the editor’s tools listed while it is closed, across an mcphost restart, and says to start it', async () => {
     const tmp = tempDir();
     const e = await replica();

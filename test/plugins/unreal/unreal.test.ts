@@ -8,6 +8,7 @@ import { isolatedEnv, runCli } from '../../helpers/cli.js';
 import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { freePort, journalLines, textOf, whenListed, writeConfig } from '../../upstream/helpers.js';
+import { describeDown } from '../../../plugins/unreal/editor.js';
 import { startEditor, type EditorOptions, type FakeEditor } from './fake-editor.js';
 
 const editors: FakeEditor[] = [];
@@ -159,5 +160,20 @@ describe('unreal (seed fake editor)', () => {
     await editor({ port });
     await changed;
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('unreal_get_level_actors');
+  });
+});
+
+describe('what a failed connection to the editor says', () => {
+  const base = 'http://127.0.0.1:30069';
+  it('tells an editor that is not running from one that answered or is busy', () => {
+    expect(describeDown(base, `connection refused at ${base}/mcp (is it running?)`)).toBe(
+      `Unreal Editor not running at ${base}: start it with the UnrealMCPServer plugin enabled (connection refused)`,
+    );
+    expect(describeDown(base, `${base}/mcp answered HTTP 500 Internal Server Error: boom`)).toBe(
+      `Unreal Editor at ${base} answered HTTP 500 Internal Server Error: boom`,
+    );
+    expect(describeDown(base, `${base}/mcp did not answer initialize within 10000 ms`)).toBe(
+      `Unreal Editor at ${base} did not answer initialize within 10000 ms: is it busy (a modal dialog, a compile, a breakpoint)?`,
+    );
   });
 });
