@@ -226,14 +226,8 @@ export class Registry {
         plugin,
         this.hosts.map((h) => h.name),
       );
-    let tools = await this.tools(plugin);
-    let found = tools.find((t) => t.def.name === local || t.publicName === local);
-    if (!found && this.host(plugin)!.state === 'idle') {
-      // Not listed yet (an upstream still connecting): start it; a start that fails says why.
-      await this.host(plugin)!.ensureStarted();
-      tools = await this.tools(plugin);
-      found = tools.find((t) => t.def.name === local || t.publicName === local);
-    }
+    const tools = await this.tools(plugin);
+    const found = tools.find((t) => t.def.name === local || t.publicName === local);
     const listError = this.toolListErrors.get(plugin);
     if (!found && tools.length === 0 && listError !== undefined) {
       throw isToolError(listError)
@@ -295,12 +289,8 @@ export class Registry {
 
   /** Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error. */
   async readResource(uri: string, options: CallOptions = {}): Promise<{ contents: ResourceContents[] }> {
-    const find = async () => {
-      const snap = await this.current();
-      return { snap, found: await route(uri, snap.resources, snap.templates) };
-    };
-    let { snap, found } = await find();
-    if (!found && (await this.startIdle(this.hosts))) ({ snap, found } = await find());
+    const snap = await this.current();
+    const found = await route(uri, snap.resources, snap.templates);
     if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
     const { host, def } = found.target;
     await host.ensureStarted();
@@ -308,16 +298,6 @@ export class Registry {
     const value =
       found.kind === 'resource' ? await found.target.def.read(uri, ctx) : await found.target.def.read(uri, found.variables, ctx);
     return toReadContents(uri, def.mimeType, value);
-  }
-
-  /**
-   * Starts the backends that have not started yet, so that one whose listings come from a server
-   * it connects to (a mounted upstream still connecting) has published them; true if any did.
-   */
-  private async startIdle(hosts: BackendHost[]): Promise<boolean> {
-    const idle = hosts.filter((h) => h.state === 'idle');
-    await Promise.allSettled(idle.map((h) => h.ensureStarted()));
-    return idle.length > 0;
   }
 
   async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {
