@@ -88,6 +88,9 @@ await proxied.connect(
     stderr: 'ignore',
   }),
 );
+// The server connects in the background: its tools are there once it answers (tools/list_changed).
+while (!(await proxied.listTools()).tools.some((t) => t.name === 'fx_echo'))
+  await new Promise((resolve) => proxied.setNotificationHandler('notifications/tools/list_changed', resolve));
 const through = await timeCalls(proxied, 'fx_echo');
 await proxied.close();
 rmSync(dir, { recursive: true, force: true });

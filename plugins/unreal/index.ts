@@ -1,10 +1,22 @@
 // unreal: the Unreal Editor's own MCP server (the UnrealMCPServer plugin, HTTP on port 30069,
-// MCP 2025-03-26, request/response only). Its tools are published as `unreal_<tool>`, its resources
-// with their own URIs. The editor is reached on first use and again after it restarts.
+// request/response only: protocol 2024-11-05 in the released plugin, 2025-03-26 in the seed).
+// Its tools are published as `unreal_<tool>`, its resources and templates with their own URIs.
+// The editor is reached on first use and again after it restarts; while it is closed, the tools
+// it last listed stay listed (kept in the cache folder across runs) and answer what to start.
 import * as z from 'zod';
 import { defineBackend, type Backend, type BackendContext, type HealthReport } from '../../src/backend/index.js';
 import { UpstreamClient, createMirror, type Mirror } from '../../src/kit/index.js';
-import { checkHealth, editorBase, listResourcesFallback, notReachable, readResourceFallback } from './editor.js';
+import {
+  answered,
+  busy,
+  checkHealth,
+  describeDown,
+  editorBase,
+  listResourcesFallback,
+  notRunning,
+  readResourceFallback,
+  tidyContents,
+} from './editor.js';
 
 const configSchema = z.object({
   url: z
@@ -15,7 +27,10 @@ const configSchema = z.object({
 
 type Config = z.output<typeof configSchema>;
 
-/** -32601: the editor's /mcp does not implement the method (older builds serve resources on /-/ only). */
+/** A health check waits this long for the editor: 4 s in doctor (the host allows 5 s), 1 s for serve's /health. */
+const healthWaitMs = (ctx: BackendContext) => (ctx.serving ? 1_000 : 4_000);
+
+/** -32601: the editor's /mcp does not implement the method (the seed's older builds serve resources on /-/ only). */
 const notOffered = (error: unknown) => (error as { code?: unknown })?.code === -32601;
 
 export default function unreal(): Backend<Config> {
@@ -26,11 +41,12 @@ export default function unreal(): Backend<Config> {
     const base = editorBase(ctx.config.url);
     const client = new UpstreamClient({
       name: 'unreal',
+      label: `Unreal Editor at ${base}`,
       target: { kind: 'http', url: `${base}/mcp` },
       logger: ctx.logger,
       sseFallback: false,
       connectTimeoutMs: 10_000,
-      describeDown: (reason) => notReachable(base, reason.replace(/ at https?:\/\/\S+/, '').replace(' (is it running?)', '')),
+      describeDown: (reason) => describeDown(base, reason),
       onListChanged: (kind) => ctx.notifyListChanged(kind),
     });
     const viaMcp = async () => Boolean((await client.connect()).getServerCapabilities()?.resources);
@@ -38,6 +54,7 @@ export default function unreal(): Backend<Config> {
       name: 'unreal',
       client,
       logger: ctx.logger,
+      cacheDir: ctx.cacheDir,
       async listResources() {
         if (await viaMcp()) {
           try {
@@ -51,16 +68,36 @@ export default function unreal(): Backend<Config> {
       async readResource(uri, signal) {
         if (await viaMcp()) {
           try {
-            return await client.request((c) => c.readResource({ uri }, { signal }), signal);
+            return tidyContents(await client.request((c) => c.readResource({ uri }, { signal }), signal));
           } catch (error) {
             if (!notOffered(error)) throw error;
           }
         }
-        return readResourceFallback(base, uri, signal);
+        return tidyContents(await readResourceFallback(base, uri, signal));
       },
     });
     up = { client, mirror, base };
     return up;
+  }
+
+  /**
+   * An MCP round trip (ping, or initialize when not connected) and the tools listed for the count,
+   * both within the health wait: the editor answers one request at a time, so a long tool holds both.
+   */
+  async function roundTrip(ctx: BackendContext<Config>) {
+    const { client, mirror } = ensure(ctx);
+    let timer: NodeJS.Timeout | undefined;
+    const ms = healthWaitMs(ctx);
+    const trip = async () =>
+      (await client.probe(ms)) &&
+      client.state === 'connected' &&
+      mirror.tools(ctx).then(
+        () => true,
+        () => true,
+      );
+    const ok = await Promise.race([trip(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    clearTimeout(timer);
+    return { ok: ok && client.state === 'connected', status: client.status(), tools: mirror.toolCount() };
   }
 
   return defineBackend<Config>({
@@ -73,21 +110,40 @@ export default function unreal(): Backend<Config> {
     prompts: (ctx) => ensure(ctx).mirror.prompts(ctx),
     resources: (ctx) => ensure(ctx).mirror.resources(ctx),
     resourceTemplates: (ctx) => ensure(ctx).mirror.resourceTemplates(ctx),
+    async start(ctx) {
+      // A call finds the editor here first: "not running at …, start it" rather than a failed request.
+      await ensure(ctx).client.connect();
+    },
     async stop() {
       await up?.client.close();
     },
     async health(ctx): Promise<HealthReport> {
-      const { client, mirror, base } = ensure(ctx);
-      const health = await checkHealth(base);
-      if (!health.ok) return { ok: false, message: notReachable(base, health.reason), detail: { url: base, ...client.status() } };
-      const status = client.status();
-      const tools = mirror.toolCount();
-      const server = status.server ? `${status.server.name} ${status.server.version}` : 'UnrealMCPServer';
-      return {
-        ok: true,
-        message: `${server} is up at ${base}${tools !== undefined ? ` (${tools} tools)` : ''}`,
-        detail: { url: base, ...status, ...(tools !== undefined && { tools }) },
+      const { client, base } = ensure(ctx);
+      // GET /health decides where the editor serves it; the released plugin does not (404), and an
+      // MCP round trip decides. Either way the round trip runs: it is what the tools go through.
+      const endpoint = await checkHealth(base, healthWaitMs(ctx));
+      const early = (message: string) => ({ ok: false, message, detail: { url: base, ...client.status() } });
+      if (endpoint.kind === 'down') return early(notRunning(base, endpoint.reason));
+      if (endpoint.kind === 'error') return early(answered(base, endpoint.what));
+      if (endpoint.kind === 'busy') return early(busy(base, 'GET /health', healthWaitMs(ctx)));
+      const trip = await roundTrip(ctx);
+      const detail = {
+        url: base,
+        health: endpoint.kind === 'ok' ? 'GET /health' : 'initialize/ping (no /health)',
+        ...trip.status,
+        ...(trip.tools !== undefined && { tools: trip.tools }),
       };
+      if (!trip.ok) {
+        const message =
+          trip.status.state === 'connected'
+            ? busy(base, 'ping and tools/list', healthWaitMs(ctx))
+            : trip.status.state === 'connecting'
+              ? busy(base, 'initialize', healthWaitMs(ctx))
+              : client.unavailable(trip.status.lastError ?? trip.status.state).message;
+        return { ok: false, message, detail };
+      }
+      const server = trip.status.server ? `${trip.status.server.name} ${trip.status.server.version}` : 'UnrealMCPServer';
+      return { ok: true, message: `${server} is up at ${base}${trip.tools !== undefined ? ` (${trip.tools} tools)` : ''}`, detail };
     },
   });
 }

@@ -84,6 +84,8 @@ export interface OpenHostOptions extends OpenOptions {
   only?: string[];
   /** Fail on the first backend that does not load, instead of serving the rest. */
   strict?: boolean;
+  /** `mcphost serve`: listings answer at once and clients hear of changes (BackendContext.serving). */
+  serving?: boolean;
 }
 
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
@@ -102,6 +104,6 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   if (configFailure) throw configFailure;
   if (failures.length > 0 && (options.strict || loaded.length === 0)) throw failures[0];
   for (const failure of failures) logger.warn(failure.message);
-  const registry = await Registry.create(loaded, { logger, timeouts: resolved.config.timeouts });
+  const registry = await Registry.create(loaded, { logger, timeouts: resolved.config.timeouts, serving: options.serving });
   return { ...opened, registry, loaded, failures };
 }

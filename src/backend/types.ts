@@ -40,6 +40,13 @@ export interface BackendContext<C = unknown> {
   signal: AbortSignal;
   /** Tell the host that `tools`, `resources` or `prompts` changed so clients are notified. */
   notifyListChanged(kind: ListKind): void;
+  /**
+   * True under `mcphost serve`, whose clients are told when lists change: a listing that depends on
+   * something slow (a server to connect to) then answers at once with what it knows and calls
+   * `notifyListChanged` once it knows more. False for one-shot commands (`tools`, `call`, `read`),
+   * which want the full answer and wait for it.
+   */
+  serving?: boolean;
 }
 
 /** Given to a tool handler, a resource read or a prompt. */
@@ -116,6 +123,11 @@ export interface ResourceDef<C = any> {
   title?: string;
   description?: string;
   mimeType?: string;
+  /**
+   * The URI is handed as-is to a server that matches it itself (a mounted MCP server): a `{var}`
+   * may then hold `/`, and a URI whose scheme only this backend publishes is read here too.
+   */
+  passThrough?: boolean;
   read(uri: string, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
 }
 
@@ -138,6 +150,11 @@ export interface ResourceTemplateDef<C = any> {
   list?(ctx: BackendContext<C>): ResourceListing[] | Promise<ResourceListing[]>;
   /** Argument completion, keyed by template variable. */
   complete?: Record<string, (value: string, ctx: BackendContext<C>) => string[] | Promise<string[]>>;
+  /**
+   * The URI is handed as-is to a server that matches it itself (a mounted MCP server): a `{var}`
+   * may then hold `/`, and a URI whose scheme only this backend publishes is read here too.
+   */
+  passThrough?: boolean;
   read(uri: string, variables: Record<string, string | string[]>, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
 }
 

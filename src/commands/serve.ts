@@ -37,7 +37,7 @@ export default class Serve extends HostCommand {
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
 
     const { registry, logger, resolved } = await openHost(
-      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides }),
+      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides, serving: true }),
     );
     const http = resolved.config.http;
     if (transport === 'http' && !isLoopback(http.host) && !http.token) {

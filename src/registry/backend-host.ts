@@ -13,6 +13,8 @@ export interface BackendHostOptions {
   logger: Logger;
   shutdown: AbortSignal;
   startMs: number;
+  /** Listings answer at once and notify later (`mcphost serve`); see BackendContext.serving. */
+  serving?: boolean;
   onListChanged(plugin: string, kind: ListKind): void;
 }
 
@@ -42,6 +44,7 @@ export class BackendHost {
       logger: options.logger.child(this.name),
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),
+      serving: options.serving === true,
     };
   }
 

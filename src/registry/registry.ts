@@ -20,10 +20,13 @@ import { closest, publicName } from './names.js';
 import { toReadContents, type CallOutcome } from './result.js';
 import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
 import { promptArguments, runPrompt } from './prompts.js';
+import { route } from './uri-template.js';
 
 export interface RegistryOptions {
   logger: Logger;
   timeouts: { toolMs: number; startMs: number; shutdownMs: number };
+  /** Serving clients that are told of list changes (`mcphost serve`): see BackendContext.serving. */
+  serving?: boolean;
 }
 
 export interface PublishedTool {
@@ -91,6 +94,7 @@ export class Registry {
           logger: options.logger,
           shutdown: this.shutdown.signal,
           startMs: options.timeouts.startMs,
+          serving: options.serving,
           onListChanged: (_plugin, kind) => this.listChanged(kind),
         }),
     );
@@ -286,23 +290,14 @@ export class Registry {
   /** Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error. */
   async readResource(uri: string, options: CallOptions = {}): Promise<{ contents: ResourceContents[] }> {
     const snap = await this.current();
-    const signal = anySignal([options.signal, this.shutdown.signal]);
-    const noProgress = () => undefined;
-    const fixed = snap.resources.get(uri);
-    if (fixed) {
-      await fixed.host.ensureStarted();
-      const value = await fixed.def.read(uri, fixed.host.callContext(signal, noProgress));
-      return toReadContents(uri, fixed.def.mimeType, value);
-    }
-    const { UriTemplate } = await import('@modelcontextprotocol/server');
-    for (const t of snap.templates) {
-      const variables = new UriTemplate(t.def.uriTemplate).match(uri);
-      if (!variables) continue;
-      await t.host.ensureStarted();
-      const value = await t.def.read(uri, variables as Record<string, string | string[]>, t.host.callContext(signal, noProgress));
-      return toReadContents(uri, t.def.mimeType, value);
-    }
-    throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
+    const found = await route(uri, snap.resources, snap.templates);
+    if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
+    const { host, def } = found.target;
+    await host.ensureStarted();
+    const ctx = host.callContext(anySignal([options.signal, this.shutdown.signal]), () => undefined);
+    const value =
+      found.kind === 'resource' ? await found.target.def.read(uri, ctx) : await found.target.def.read(uri, found.variables, ctx);
+    return toReadContents(uri, def.mimeType, value);
   }
 
   async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {

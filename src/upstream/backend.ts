@@ -5,6 +5,12 @@ import type { UpstreamServerConfig } from '../config/schema.js';
 import { UpstreamClient, type UpstreamTarget } from './client.js';
 import { createMirror, type Mirror } from './mirror.js';
 
+/**
+ * How long a health check waits for the server: up to 4 s in a one-shot command (doctor, servers;
+ * the host gives a check 5 s in all), 1 s while serving, where /health must answer promptly.
+ */
+export const healthWaitMs = (ctx: BackendContext) => (ctx.serving ? 1_000 : 4_000);
+
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };
   return { kind: 'http', url: server.url, headers: server.headers };
@@ -26,7 +32,14 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
       keepAlive: server.eager === true,
       onListChanged: (kind) => ctx.notifyListChanged(kind),
     });
-    const mirror = createMirror({ name, client, logger: ctx.logger, allowedTools: server.allowedTools, blockedTools: server.blockedTools });
+    const mirror = createMirror({
+      name,
+      client,
+      logger: ctx.logger,
+      allowedTools: server.allowedTools,
+      blockedTools: server.blockedTools,
+      cacheDir: ctx.cacheDir,
+    });
     up = { client, mirror };
     return up;
   }
@@ -55,10 +68,16 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
     },
     async health(ctx): Promise<HealthReport> {
       const { client, mirror } = ensure(ctx);
-      await client.probe();
-      const status = client.status();
+      const status = await checkUpstream(client, mirror, ctx);
       const tools = mirror.toolCount();
       const detail = { ...status, ...(tools !== undefined && { tools }) };
+      if (status.state === 'connected' && !status.answered) {
+        return {
+          ok: false,
+          message: `upstream ${name} is connected ${where} but did not answer ping and tools/list within ${healthWaitMs(ctx)} ms (busy or hung)`,
+          detail,
+        };
+      }
       if (status.state === 'connected') {
         const served = status.server ? `${status.server.name} ${status.server.version}` : 'server';
         return {
@@ -67,8 +86,35 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
           detail,
         };
       }
+      if (status.state === 'connecting') {
+        const limit = server.connectTimeoutMs ?? 30_000;
+        return {
+          ok: false,
+          message: `upstream ${name} has not answered initialize yet (waiting ${Math.round((client.connectingForMs() ?? 0) / 1000)} s of connectTimeoutMs ${limit}); ${fix}`,
+          detail,
+        };
+      }
       const retry = status.retryInMs !== undefined ? ` (next restart attempt in ${Math.ceil(status.retryInMs / 1000)} s)` : '';
       return { ok: false, message: `upstream ${name} is down: ${status.lastError ?? status.state}${retry}; ${fix}`, detail };
     },
   };
+}
+
+/**
+ * What a health check sees: a round trip to the server (ping, or connecting — joining a connect in
+ * progress) and its tools listed, so the count is what clients get; both within healthWaitMs.
+ */
+export async function checkUpstream(client: UpstreamClient, mirror: Mirror, ctx: BackendContext) {
+  let timer: NodeJS.Timeout | undefined;
+  const ms = healthWaitMs(ctx);
+  const trip = async () =>
+    (await client.probe(ms)) &&
+    client.state === 'connected' &&
+    mirror.tools(ctx).then(
+      () => true,
+      () => true,
+    );
+  const answered = await Promise.race([trip(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return { ...client.status(), answered };
 }

@@ -2,32 +2,20 @@
 // front a program's own MCP server (unreal, exile). It connects on first use; speaks Streamable HTTP
 // and falls back to the older HTTP+SSE transport; runs a stdio server as a child process and, after
 // the child exits, restarts it on the next call with backoff. Every failure to reach the server is
-// an UnavailableError whose message says what is down and why.
-import { setMaxListeners } from 'node:events';
-import {
-  Client,
-  ProtocolError,
-  SdkError,
-  SdkHttpError,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from '@modelcontextprotocol/client';
-import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
+// an UnavailableError whose message says what is down and why; an answer from a running server
+// that is an error (HTTP 4xx/5xx, JSON-RPC error) is a ToolError saying what it answered.
+import { ProtocolError, SdkError, SdkHttpError, StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { ToolError, UnavailableError } from '../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
-import { describeError, notProcessed } from './errors.js';
-import type { ListKind } from '../backend/types.js';
+import { DeadlineError, openUpstream, type Live } from './connect.js';
+import { describeError, httpAnswer, notProcessed } from './errors.js';
 import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
 export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
 
-interface Live {
-  client: Client;
-  transport: Transport;
-  via: string;
-}
+/** After a connect timed out, requests within this long get its error instead of another attempt. */
+const RETRY_AFTER_TIMEOUT_MS = 1_000;
 
 export class UpstreamClient {
   readonly options: UpstreamOptions;
@@ -43,6 +31,12 @@ export class UpstreamClient {
   private lastPid?: number;
   private watchTimer?: NodeJS.Timeout;
   private watchUp?: () => void;
+  /** Aborted by close(): cuts a handshake in progress short. */
+  private readonly closing = new AbortController();
+  /** Transports of failed handshakes still shutting down (a child's grace period). */
+  private readonly cleanups = new Set<Promise<unknown>>();
+  private connectStartedAt?: number;
+  private timedOut?: { at: number; error: UnavailableError };
 
   constructor(options: UpstreamOptions) {
     this.options = options;
@@ -50,6 +44,11 @@ export class UpstreamClient {
 
   get state(): UpstreamState {
     return this._state;
+  }
+
+  /** How errors name the server: "upstream <name>" unless the options say otherwise. */
+  get label(): string {
+    return this.options.label ?? `upstream ${this.options.name}`;
   }
 
   get targetText(): string {
@@ -79,7 +78,7 @@ export class UpstreamClient {
 
   /** The error callers get while the server is down. */
   unavailable(reason: string, cause?: unknown): UnavailableError {
-    const message = this.options.describeDown?.(reason) ?? `upstream ${this.options.name} unavailable: ${reason}`;
+    const message = this.options.describeDown?.(reason, cause) ?? `upstream ${this.options.name} unavailable: ${reason}`;
     return new UnavailableError(message, { cause, data: { upstream: this.options.name, reason } });
   }
 
@@ -92,6 +91,9 @@ export class UpstreamClient {
       if (this._state === 'down' && wait > 0) {
         throw this.unavailable(`${this.lastError}; next restart attempt in ${Math.ceil(wait / 1000)} s`);
       }
+      // A server that just let a whole connect timeout pass is not asked again at once (the
+      // listings and the start of one command would otherwise wait out the timeout each).
+      if (this._state === 'down' && this.timedOut && Date.now() - this.timedOut.at < RETRY_AFTER_TIMEOUT_MS) throw this.timedOut.error;
       this.pending = this.open().finally(() => (this.pending = undefined));
     }
     return (await this.pending).client;
@@ -99,13 +101,28 @@ export class UpstreamClient {
 
   private async open(): Promise<Live> {
     this._state = 'connecting';
+    this.connectStartedAt = Date.now();
     let live: Live;
     try {
-      live = this.options.target.kind === 'stdio' ? await this.openStdio(this.options.target) : await this.openHttp(this.options.target);
+      live = await openUpstream({
+        options: this.options,
+        deadline: this.connectStartedAt + (this.options.connectTimeoutMs ?? 30_000),
+        signal: this.closing.signal,
+        cleanup: (closing) => {
+          this.cleanups.add(closing);
+          void closing.finally(() => this.cleanups.delete(closing));
+        },
+        onListChanged: (kind) => this.options.onListChanged?.(kind),
+      });
     } catch (error) {
+      if ((this._state as UpstreamState) === 'closed') throw this.unavailable('mcphost is shutting down', error);
       const reason = describeError(error, this.options.target);
-      if ((this._state as UpstreamState) !== 'closed') this.markDown(reason);
-      throw this.unavailable(reason, error);
+      this.markDown(reason);
+      const failure = this.unavailable(reason, error);
+      this.timedOut = error instanceof DeadlineError ? { at: Date.now(), error: failure } : undefined;
+      throw failure;
+    } finally {
+      this.connectStartedAt = undefined;
     }
     if ((this._state as UpstreamState) === 'closed') {
       await live.client.close().catch(() => undefined);
@@ -114,9 +131,11 @@ export class UpstreamClient {
     this.live = live;
     this._state = 'connected';
     this.lastError = undefined;
+    this.timedOut = undefined;
     this.connectedAt = Date.now();
     live.client.onclose = () => this.lost(live);
     live.client.onerror = (error) => this.options.logger.debug(`transport: ${error.message}`);
+    if (live.transport instanceof ChildProcessTransport) this.lastPid = live.transport.pid;
     this.options.logger.debug(`connected to ${this.targetText} (${live.via})`);
     if (this.everConnected) {
       this.restarts++;
@@ -133,70 +152,9 @@ export class UpstreamClient {
     return live;
   }
 
-  private newClient(): Client {
-    const notify = (kind: ListKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => this.options.onListChanged?.(kind) });
-    return new Client(
-      { name: 'mcphost', version: '1' },
-      { listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') } },
-    );
-  }
-
-  private async handshake(transport: Transport, via: string): Promise<Live> {
-    const client = this.newClient();
-    try {
-      await client.connect(transport, { timeout: this.options.connectTimeoutMs ?? 30_000 });
-      // The HTTP transports hand one long-lived abort signal to every fetch, and each request's
-      // listener on it goes only when that request is garbage-collected: thousands of quick calls
-      // (a snapshot recording) trip Node's leak warning although nothing leaks.
-      const shared = (transport as { _abortController?: AbortController })._abortController?.signal;
-      if (shared) setMaxListeners(0, shared);
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      await transport.close().catch(() => undefined);
-      throw error;
-    }
-    return { client, transport, via };
-  }
-
-  private async openStdio(target: Extract<UpstreamTarget, { kind: 'stdio' }>): Promise<Live> {
-    const base: Record<string, string> = {};
-    const env = this.options.env ?? process.env;
-    for (const key of DEFAULT_INHERITED_ENV_VARS) if (env[key] !== undefined) base[key] = env[key]!;
-    const transport = new ChildProcessTransport({
-      command: target.command,
-      args: target.args,
-      cwd: target.cwd,
-      env: { ...base, ...target.env },
-      graceMs: this.options.graceMs,
-      onStderr: (line) => this.options.logger.debug(`stderr: ${line}`),
-    });
-    try {
-      const live = await this.handshake(transport, 'stdio');
-      this.lastPid = transport.pid;
-      return live;
-    } catch (error) {
-      if (transport.exit) throw new Error(transport.describeExit(), { cause: error });
-      throw error;
-    }
-  }
-
-  private async openHttp(target: Extract<UpstreamTarget, { kind: 'http' }>): Promise<Live> {
-    const url = new URL(target.url);
-    const requestInit: RequestInit = target.headers ? { headers: target.headers } : {};
-    try {
-      return await this.handshake(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
-    } catch (error) {
-      const status = error instanceof SdkHttpError ? error.status : undefined;
-      if (this.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403)
-        throw error;
-      try {
-        return await this.handshake(new SSEClientTransport(url, { requestInit }), 'sse');
-      } catch (fallback) {
-        throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, {
-          cause: fallback,
-        });
-      }
-    }
+  /** Milliseconds since the handshake in progress started (undefined when none is). */
+  connectingForMs(): number | undefined {
+    return this.connectStartedAt === undefined ? undefined : Date.now() - this.connectStartedAt;
   }
 
   /** The connection ended under us (a child exited, a stream closed). */
@@ -230,10 +188,10 @@ export class UpstreamClient {
   }
 
   /**
-   * Runs one request. A JSON-RPC error from the server becomes a ToolError carrying its code; a
-   * transport failure an UnavailableError. Over HTTP a request the server never processed (the
-   * connection was refused, or the session expired because the server restarted) is retried once
-   * on a fresh connection.
+   * Runs one request. A JSON-RPC error or an HTTP error status from the running server becomes a
+   * ToolError saying what it answered; a transport failure an UnavailableError. Over HTTP a request
+   * the server never processed (the connection was refused, or the session expired because the
+   * server restarted) is retried once on a fresh connection.
    */
   async request<T>(run: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
@@ -249,16 +207,20 @@ export class UpstreamClient {
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
         if (error instanceof ProtocolError) {
-          throw new ToolError(`upstream ${this.options.name}: ${error.message}`, { code: error.code, data: error.data, cause: error });
-        }
-        if (error instanceof SdkError && error.code === 'INVALID_RESULT') {
-          throw new ToolError(`upstream ${this.options.name} sent an invalid result: ${error.message}`, {
-            code: 'INVALID_RESULT',
+          throw new ToolError(`${this.label} answered error ${error.code}: ${error.message}`, {
+            code: error.code,
+            data: error.data,
             cause: error,
           });
         }
+        if (error instanceof SdkError && error.code === 'INVALID_RESULT') {
+          throw new ToolError(`${this.label} sent an invalid result: ${error.message}`, { code: 'INVALID_RESULT', cause: error });
+        }
         if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') {
-          throw new ToolError(`upstream ${this.options.name} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
+          throw new ToolError(`${this.label} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
+        }
+        if (error instanceof SdkHttpError && !notProcessed(error)) {
+          throw new ToolError(`${this.label} answered ${httpAnswer(error)}`, { code: `HTTP_${error.status}`, cause: error });
         }
         if (live.transport instanceof ChildProcessTransport) {
           // The child died (or stopped reading): `lost` has the reason, or will on exit.
@@ -279,14 +241,16 @@ export class UpstreamClient {
 
   /**
    * Checks a live connection with `ping` (an HTTP server may have gone away since the last call),
-   * connecting first when there is none. Resolves either way; `status()` then tells the state.
+   * connecting first when there is none. Resolves either way: true when the server answered;
+   * `status()` then tells the state.
    */
-  async probe(): Promise<void> {
+  async probe(pingMs = 5_000): Promise<boolean> {
     try {
-      if (this.live && this.options.target.kind === 'http') await this.request((c) => c.ping({ timeout: 5_000 }));
+      if (this.live && this.options.target.kind === 'http') await this.request((c) => c.ping({ timeout: pingMs }));
       else await this.connect();
+      return true;
     } catch {
-      // the state and lastError say why
+      return false; // the state and lastError say why
     }
   }
 
@@ -307,17 +271,19 @@ export class UpstreamClient {
     this.watchTimer = setTimeout(tick, Math.max(delayMs, this.nextAttemptAt - Date.now())).unref();
   }
 
-  /** Closes the connection and stops a child process (group). Idempotent. */
+  /** Closes the connection and stops a child process (group), a handshake in progress included. Idempotent. */
   async close(): Promise<void> {
     if (this._state === 'closed') return;
     this._state = 'closed';
     clearTimeout(this.watchTimer);
+    this.closing.abort();
     const pending = this.pending?.catch(() => undefined);
     const live = this.live;
     this.live = undefined;
     if (live) await closeLive(live);
     const late = await pending;
     if (late && late !== live) await closeLive(late);
+    await Promise.allSettled([...this.cleanups]);
   }
 }
 

@@ -18,6 +18,13 @@ function errnoOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** `HTTP 500 Internal Server Error: <the start of the body>`. */
+export function httpAnswer(error: SdkHttpError): string {
+  const body = (error.data as unknown as { text?: unknown } | undefined)?.text;
+  const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
+  return `HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ''}${text ? `: ${text}` : ''}`;
+}
+
 /** One line saying why the server could not be reached, naming the command or URL. */
 export function describeError(error: unknown, target: UpstreamTarget): string {
   if (error instanceof SpawnError) {
@@ -30,11 +37,7 @@ export function describeError(error: unknown, target: UpstreamTarget): string {
     return `cannot start \`${error.command}\`: ${hint}`;
   }
   const where = target.kind === 'http' ? target.url : `\`${target.command}\``;
-  if (error instanceof SdkHttpError) {
-    const body = (error.data as unknown as { text?: unknown } | undefined)?.text;
-    const text = typeof body === 'string' ? body.trim().slice(0, 200) : '';
-    return `${where} answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ''}${text ? `: ${text}` : ''}`;
-  }
+  if (error instanceof SdkHttpError) return `${where} answered ${httpAnswer(error)}`;
   if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') return `${where} did not answer initialize in time`;
   const code = errnoOf(error);
   if (code === 'ECONNREFUSED') return `connection refused at ${where} (is it running?)`;

@@ -72,7 +72,7 @@ export class ChildProcessTransport implements Transport {
   private readonly tail: string[] = [];
   private partialErr = '';
   private exited?: Promise<ChildExit>;
-  private closing = false;
+  private closing?: Promise<void>;
   exit?: ChildExit;
 
   constructor(options: ChildTransportOptions) {
@@ -186,11 +186,23 @@ export class ChildProcessTransport implements Transport {
     if (!stdin.write(serializeMessage(message))) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
-  /** Stops the child and its process group: close stdin, then SIGTERM, then SIGKILL. Idempotent. */
-  async close(): Promise<void> {
+  /** Stops the child and its process group: close stdin, then SIGTERM, then SIGKILL. A second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= this.stop(true);
+    return this.closing;
+  }
+
+  /** Stops the child without the stdin grace: SIGTERM at once (a server that never answered has nothing to save). */
+  terminate(): Promise<void> {
+    // A gentle close may be under way already (the SDK closes its transport when a handshake fails).
+    if (this.closing && this.child?.pid !== undefined && !this.exit) signalGroup(this.child.pid, 'SIGTERM');
+    this.closing ??= this.stop(false);
+    return this.closing;
+  }
+
+  private async stop(gently: boolean): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) return;
-    this.closing = true;
+    if (!child) return;
     const grace = this.options.graceMs ?? 500;
     const pid = child.pid;
     const exited = this.exited!;
@@ -202,7 +214,7 @@ export class ChildProcessTransport implements Transport {
     }
     if (pid === undefined) return; // it never started
     let termed = false;
-    if (!this.exit && !(await within(grace))) {
+    if (!this.exit && !(gently && (await within(grace)))) {
       termed = signalGroup(pid, 'SIGTERM');
       if (!(await within(grace))) {
         signalGroup(pid, 'SIGKILL');

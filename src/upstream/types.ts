@@ -22,8 +22,13 @@ export interface UpstreamOptions {
   backoff?: { initialMs?: number; maxMs?: number; resetAfterMs?: number };
   /** Grace for each shutdown step of a stdio child (default 500 ms). */
   graceMs?: number;
-  /** Message of the error a caller sees while the server is down; default "upstream <name> unavailable: <reason>". */
-  describeDown?(reason: string): string;
+  /**
+   * Message of the error a caller sees while the server is down; default "upstream <name>
+   * unavailable: <reason>". `cause` tells an unreachable server from one that answered an error.
+   */
+  describeDown?(reason: string, cause?: unknown): string;
+  /** How messages name a running server that answered an error: "<label> answered HTTP 500: …" (default "upstream <name>"). */
+  label?: string;
   /** The server changed a list (its listChanged notifications), or came back after a restart. */
   onListChanged?(kind: ListKind): void;
   /** Try the old HTTP+SSE transport when a POST to the URL is refused with 4xx (default true). */

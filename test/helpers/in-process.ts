@@ -40,6 +40,7 @@ export async function serveInProcess(options: HostOptions & { era?: 'legacy' | '
     plugins: options.plugins,
     configFile: options.configFile,
     writeLog: options.writeLog ?? (() => undefined),
+    serving: true,
   });
   const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' });
   attachListChanged(registry, server);

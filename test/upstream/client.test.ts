@@ -1,4 +1,4 @@
-// The upstream client on its own (src/lib/mcp-upstream.ts): restart backoff of a stdio child,
+// The upstream client on its own (src/upstream/client.ts): restart backoff of a stdio child,
 // its reset after a healthy period, and the helpers the mirror uses.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -73,7 +73,8 @@ describe('restart backoff of a stdio server', () => {
     expect(c.status().retryInMs!).toBeGreaterThan(100);
     expect(await nextAttempt(c)).toBe('connected');
     // Healthy for longer than resetAfterMs: back to the first delay.
-    await new Promise((r) => setTimeout(r, 400));
+    const upSince = performance.now();
+    await waitFor(() => performance.now() - upSince > 350, 'the server to have run past resetAfterMs');
     await kill();
     expect(c.status().retryInMs!).toBeLessThanOrEqual(100);
     expect(await nextAttempt(c)).toBe('connected');

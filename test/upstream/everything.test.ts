@@ -1,12 +1,14 @@
 // The reference third-party server, @modelcontextprotocol/server-everything, mounted over stdio,
-// Streamable HTTP and the older HTTP+SSE transport, served by the real `mcphost serve`.
+// Streamable HTTP and the older HTTP+SSE transport, served in-process (the `serve` path) to the SDK
+// client; and one-shot (`mcphost call`, `mcphost servers`) in-process too.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
 import type { Client } from '@modelcontextprotocol/client';
-import { runCli } from '../helpers/cli.js';
-import { startHttp, type HttpServer } from '../helpers/mcp.js';
+import { serversReport } from '../../src/app/servers-report.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { callInProcess, serveInProcess, type InProcessSession } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
-import { alive, EVERYTHING, freePort, textOf, waitFor, writeConfig } from './helpers.js';
+import { alive, EVERYTHING, freePort, textOf, waitFor, whenListed, writeConfig } from './helpers.js';
 
 /** Starts server-everything in `mode` on a free port and waits until it listens. */
 async function startEverything(mode: 'streamableHttp' | 'sse', port?: number): Promise<{ port: number; child: ResultPromise }> {
@@ -27,7 +29,7 @@ async function stopEverything(child: ResultPromise | undefined) {
 }
 
 async function checkBasics(client: Client, prefix: string) {
-  const { tools } = await client.listTools();
+  const tools = await whenListed(client, [`${prefix}_echo`]);
   const names = tools.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining([`${prefix}_echo`, `${prefix}_get-sum`, `${prefix}_trigger-long-running-operation`]));
   expect(tools.find((t) => t.name === `${prefix}_echo`)).toMatchObject({ title: 'Echo Tool', annotations: { readOnlyHint: true } });
@@ -63,19 +65,18 @@ async function checkProgressAndResources(client: Client, prefix: string) {
 describe('server-everything over stdio', () => {
   const tmp = tempDir();
   writeConfig(tmp.dir, { servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
-  let server: HttpServer;
-  afterAll(() => server?.stop());
+  let session: InProcessSession;
+  afterAll(() => session?.close());
 
   it('is served with prefixed tools, results, progress and resources', async () => {
-    server = await startHttp([], { cwd: tmp.dir });
-    const client = await server.connect();
-    await checkBasics(client, 'everything');
-    await checkProgressAndResources(client, 'everything');
+    session = await serveInProcess({ cwd: tmp.dir });
+    await checkBasics(session.client, 'everything');
+    await checkProgressAndResources(session.client, 'everything');
   });
 
   it('reports the kill, then restarts the server on a later call', async () => {
-    const client = await server.connect();
-    const health = async () => (await (await fetch(server.url.replace(/\/mcp$/, '/health'))).json()).backends.everything;
+    const client = session.client;
+    const health = async () => (await session.registry.health()).everything as { ok: boolean; message?: string; detail: any };
     const before = await health();
     expect(before).toMatchObject({ ok: true, detail: { state: 'connected', pid: expect.any(Number), restarts: 0 } });
     process.kill(before.detail.pid, 'SIGKILL');
@@ -103,9 +104,9 @@ describe('server-everything over stdio', () => {
 describe('server-everything over Streamable HTTP', () => {
   const tmp = tempDir();
   let upstream: ResultPromise | undefined;
-  let server: HttpServer | undefined;
+  let session: InProcessSession | undefined;
   afterAll(async () => {
-    await server?.stop();
+    await session?.close();
     await stopEverything(upstream);
   });
 
@@ -113,8 +114,8 @@ describe('server-everything over Streamable HTTP', () => {
     const started = await startEverything('streamableHttp');
     upstream = started.child;
     writeConfig(tmp.dir, { servers: { evh: { url: `http://127.0.0.1:${started.port}/mcp` } } });
-    server = await startHttp([], { cwd: tmp.dir });
-    const client = await server.connect();
+    session = await serveInProcess({ cwd: tmp.dir });
+    const client = session.client;
     await checkBasics(client, 'evh');
     await checkProgressAndResources(client, 'evh');
 
@@ -137,9 +138,9 @@ describe('server-everything over the older HTTP+SSE transport', () => {
     const started = await startEverything('sse');
     upstream = started.child;
     writeConfig(tmp.dir, { servers: { evs: { url: `http://127.0.0.1:${started.port}/sse` } } });
-    const call = await runCli(['call', 'evs', 'get-sum', '--a', '1', '--b', '2'], { cwd: tmp.dir });
-    expect(call.stdout).toBe('The sum of 1 and 2 is 3.');
-    const servers = JSON.parse((await runCli(['servers', '--json'], { cwd: tmp.dir })).stdout);
+    const call = await callInProcess({ cwd: tmp.dir, plugin: 'evs', tool: 'get-sum', args: { a: 1, b: 2 } });
+    expect(textOf(call.result)).toBe('The sum of 1 and 2 is 3.');
+    const servers = await serversReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     expect(servers.servers[0]).toMatchObject({ name: 'evs', state: 'connected', status: { via: 'sse' } });
   });
 });

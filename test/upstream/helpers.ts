@@ -2,6 +2,7 @@
 import { createServer } from 'node:net';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { REPO } from '../helpers/paths.js';
 import { alive } from '../helpers/process.js';
 
@@ -36,6 +37,20 @@ export function freePort(): Promise<number> {
 }
 
 export { alive };
+
+/**
+ * Waits until every named tool is listed: a mounted server connects in the background and its
+ * tools appear once it answers (tools/list_changed), so a fresh session lists them a moment later.
+ */
+export async function whenListed(client: Client, names: string[]): Promise<Tool[]> {
+  return waitFor(
+    async () => {
+      const { tools } = await client.listTools();
+      return names.every((n) => tools.some((t) => t.name === n)) ? tools : undefined;
+    },
+    `${names.join(', ')} to be listed`,
+  );
+}
 
 export function writeConfig(dir: string, config: unknown): string {
   const file = path.join(dir, '.mcprc.json');

@@ -4,17 +4,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { runCli, isolatedEnv } from '../helpers/cli.js';
-import { connectStdio, type StdioSession } from '../helpers/mcp.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { startFixtureServer } from '../helpers/fixture-server.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { callInProcess, serveInProcess, type InProcessSession } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
-import { FIXTURE_SERVER, journalLines, textOf, waitFor, writeConfig } from './helpers.js';
+import { FIXTURE_SERVER, journalLines, textOf, waitFor, whenListed, writeConfig } from './helpers.js';
 
 describe('an HTTP server mounted from .mcprc', () => {
   const tmp = tempDir();
   const journal = path.join(tmp.dir, 'journal.log');
   let upstream: ResultPromise;
   let url: string;
-  let session: StdioSession;
+  let session: InProcessSession;
   const env = () => isolatedEnv(tmp.dir, { FX_TOKEN: 's3cret' });
 
   beforeAll(async () => {
@@ -33,7 +35,8 @@ describe('an HTTP server mounted from .mcprc', () => {
         nokey: { url, enabled: false },
       },
     });
-    session = await connectStdio(['--plugins', 'fxh'], { cwd: tmp.dir, env: env() });
+    session = await serveInProcess({ cwd: tmp.dir, env: env(), plugins: ['fxh'] });
+    await whenListed(session.client, ['fxh_echo']);
   });
   afterAll(async () => {
     await session?.close();
@@ -43,11 +46,11 @@ describe('an HTTP server mounted from .mcprc', () => {
 
   it('sends the configured headers, and says so when the server refuses the call', async () => {
     expect(textOf(await session.client.callTool({ name: 'fxh_echo', arguments: { text: 'over http' } }))).toBe('echo: over http');
-    const refused = await runCli(['call', 'nokey', 'echo', '--text', 'x'], { cwd: tmp.dir, env: env() });
-    expect(refused.exitCode).toBe(4);
-    expect(refused.stderr.replace(/\s*›\s*/g, ' ')).toContain(
-      `upstream nokey unavailable: ${url} answered HTTP 401 Unauthorized: missing or wrong bearer token`,
-    );
+    const refused = callInProcess({ cwd: tmp.dir, env: env(), plugin: 'nokey', tool: 'echo', args: { text: 'x' } });
+    await expect(refused).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: `upstream nokey unavailable: ${url} answered HTTP 401 Unauthorized: missing or wrong bearer token`,
+    });
   });
 
   it('forwards tools/list_changed that arrive over the server’s stream', async () => {
@@ -74,9 +77,30 @@ describe('an HTTP server mounted from .mcprc', () => {
 
   it('times a one-shot call out and cancels it upstream', async () => {
     const before = journalLines(journal).filter((l) => l === 'slow:cancelled').length;
-    const result = await runCli(['call', 'fxh2', 'slow', '--steps', '400'], { cwd: tmp.dir, env: env() });
-    expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/timed out after 1500 ms/);
+    const outcome = await callInProcess({ cwd: tmp.dir, env: env(), plugin: 'fxh2', tool: 'slow', args: { steps: 400 } });
+    expect(outcome.error).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/timed out after 1500 ms/) });
     await waitFor(() => journalLines(journal).filter((l) => l === 'slow:cancelled').length > before, 'the upstream to see the cancel');
+  });
+});
+
+describe('resource URIs of a mounted server', () => {
+  it('are matched the way the server matches them, and its scheme is its own', async () => {
+    // UnrealMCPServer's replica as a plain `servers` entry: any mounted server gets the same routing.
+    const ue = await startFixtureServer(path.join(FIXTURES, 'unreal/unreal-mcp-server.mjs'), ['--port', '0'], 'UnrealMCPServer replica');
+    const tmp = tempDir();
+    const url = `http://127.0.0.1:${ue.port}`;
+    writeConfig(tmp.dir, { servers: { ue: { url: `${url}/mcp` } } });
+    const session = await serveInProcess({ cwd: tmp.dir });
+    try {
+      await whenListed(session.client, ['ue_query_asset']);
+      const read = await session.client.readResource({ uri: 'unreal+t3d:///Game/Blueprints/BP_Door.BP_Door' });
+      expect(read.contents[0]).toMatchObject({ mimeType: 'application/vnd.unreal.t3d', text: expect.stringContaining('Name="BP_Door"') });
+      await expect(session.client.readResource({ uri: 'unreal+md:nothing' })).rejects.toThrow(
+        'upstream ue answered error -32002: Resource not found',
+      );
+    } finally {
+      await session.close();
+      await ue.stop();
+    }
   });
 });

@@ -1,20 +1,27 @@
 // Supervision of mounted servers: no child outlives the host (its whole process group is stopped,
 // SIGKILL when it ignores the rest), spawn errors name the command, a down upstream never takes
-// the host down and shows as down in /health, doctor and `mcphost servers`.
+// the host down and shows as down in /health, doctor and `mcphost servers`. The host runs
+// in-process; the upstreams are real child processes and sockets.
 import { describe, expect, it } from 'vitest';
 import { chmodSync, writeFileSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import path from 'node:path';
-import { runCli } from '../helpers/cli.js';
-import { connectStdio, startHttp } from '../helpers/mcp.js';
+import { doctorReport } from '../../src/app/inspect.js';
+import { openHost } from '../../src/app/open.js';
+import { serversReport } from '../../src/app/servers-report.js';
+import { serveOnHttp } from '../../src/server/http.js';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { callInProcess, serveInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
-import { alive, fixtureEntry, freePort, journalLines, textOf, waitFor, writeConfig } from './helpers.js';
+import { alive, fixtureEntry, freePort, journalLines, textOf, waitFor, whenListed, writeConfig } from './helpers.js';
 
 describe('stopping a mounted stdio server', () => {
   it('stops the server and every process in its group when the host shuts down', async () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'journal.log');
     writeConfig(tmp.dir, { servers: { fx: fixtureEntry(journal) } });
-    const session = await connectStdio([], { cwd: tmp.dir });
+    const session = await serveInProcess({ cwd: tmp.dir });
+    await whenListed(session.client, ['fx_pid']);
     const pid = Number(textOf(await session.client.callTool({ name: 'fx_pid', arguments: {} })));
     const grandchild = Number(textOf(await session.client.callTool({ name: 'fx_grandchild', arguments: {} })));
     expect(alive(pid) && alive(grandchild)).toBe(true);
@@ -27,7 +34,8 @@ describe('stopping a mounted stdio server', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'journal.log');
     writeConfig(tmp.dir, { servers: { fx: fixtureEntry(journal, {}, { FIXTURE_STUBBORN: '1' }) } });
-    const session = await connectStdio([], { cwd: tmp.dir });
+    const session = await serveInProcess({ cwd: tmp.dir });
+    await whenListed(session.client, ['fx_pid']);
     const pid = Number(textOf(await session.client.callTool({ name: 'fx_pid', arguments: {} })));
     await session.close();
     await waitFor(() => !alive(pid), 'the stubborn server to be killed', 5_000);
@@ -38,8 +46,10 @@ describe('stopping a mounted stdio server', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'journal.log');
     writeConfig(tmp.dir, { servers: { fx: fixtureEntry(journal, { eager: true }) } });
-    const session = await connectStdio([], { cwd: tmp.dir });
+    const session = await serveInProcess({ cwd: tmp.dir });
     try {
+      await session.registry.startEager();
+      await whenListed(session.client, ['fx_crash']);
       const starts = () => journalLines(journal).filter((l) => l.startsWith('start ')).length;
       const before = starts();
       const crashed = await session.client.callTool({ name: 'fx_crash', arguments: {} });
@@ -63,23 +73,24 @@ describe('an upstream that cannot start', () => {
       crashy: { command: process.execPath, args: ['-e', 'console.error("bad config: no API key"); process.exit(2)'] },
     },
   });
+  const call = (plugin: string) => callInProcess({ cwd: tmp.dir, plugin, tool: 'anything' });
 
-  it('makes `mcphost call` exit 4 with an error naming the command (ENOENT)', async () => {
-    const result = await runCli(['call', 'missing', 'anything'], { cwd: tmp.dir });
-    expect(result.exitCode).toBe(4);
-    expect(result.stderr).toMatch(/upstream missing unavailable: cannot start `mcphost-no-such-command`: command not found \(ENOENT\)/);
+  it('makes `mcphost call` fail as unavailable with an error naming the command (ENOENT)', async () => {
+    await expect(call('missing')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(/upstream missing unavailable: cannot start `mcphost-no-such-command`: command not found \(ENOENT\)/),
+    });
   });
 
   it('names the command and the cause when it is not executable (EACCES)', async () => {
-    const result = await runCli(['call', 'noexec', 'anything'], { cwd: tmp.dir });
-    expect(result.exitCode).toBe(4);
-    expect(result.stderr).toContain(`cannot start \`${script}\`: permission denied (EACCES)`);
+    await expect(call('noexec')).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining(`cannot start \`${script}\`: permission denied (EACCES)`),
+    });
   });
 
   it('quotes what a server printed before it exited during start-up', async () => {
-    const result = await runCli(['call', 'crashy', 'anything'], { cwd: tmp.dir });
-    expect(result.exitCode).toBe(4);
-    expect(result.stderr.replace(/\s*›\s*/g, ' ')).toMatch(/exited with code 2: bad config: no API key/);
+    await expect(call('crashy')).rejects.toMatchObject({ message: expect.stringMatching(/exited with code 2: bad config: no API key/) });
   });
 });
 
@@ -95,36 +106,50 @@ describe('a host with one upstream down', () => {
         off: { command: 'whatever', enabled: false },
       },
     });
-    const server = await startHttp([], { cwd: tmp.dir });
+    const env = isolatedEnv(tmp.dir);
+    // `mcphost serve --http` in-process: the real HTTP server on a real socket, an SDK client over HTTP.
+    const { registry, logger } = await openHost({ cwd: tmp.dir, env, serving: true, writeLog: () => undefined });
+    const http = await serveOnHttp(
+      registry,
+      { name: 'mcphost', version: 'test' },
+      { host: '127.0.0.1', port: 0, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 1 << 20 },
+      logger,
+    );
+    const client = new Client({ name: 'test', version: '1' });
     try {
-      const client = await server.connect();
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain('fx_echo');
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      const names = (await whenListed(client, ['fx_echo'])).map((t) => t.name);
       expect(names.some((n) => n.startsWith('dead_'))).toBe(false);
       expect(textOf(await client.callTool({ name: 'fx_echo', arguments: { text: 'up' } }))).toBe('echo: up');
-      const health = await (await fetch(server.url.replace(/\/mcp$/, '/health'))).json();
+      const health = await waitFor(async () => {
+        const h = await (await fetch(http.url.replace(/\/mcp$/, '/health'))).json();
+        return h.backends.fx.ok ? h : undefined;
+      }, '/health to show fx up');
       expect(health.ok).toBe(false);
       expect(health.backends.fx).toMatchObject({ ok: true, detail: { state: 'connected', tools: expect.any(Number) } });
       expect(health.backends.dead.ok).toBe(false);
       expect(health.backends.dead.message).toContain(`connection refused at http://127.0.0.1:${deadPort}/mcp`);
     } finally {
-      await server.stop();
+      await client.close();
+      await http.close();
+      await registry.close();
     }
 
-    const doctor = await runCli(['doctor', '--plugins', 'fx,dead'], { cwd: tmp.dir });
-    expect(doctor.exitCode).toBe(4);
-    expect(doctor.stdout).toMatch(/✖\s+dead.*upstream dead is down: connection refused/);
+    const doctor = await doctorReport({ cwd: tmp.dir, env, plugins: ['dead'], writeLog: () => undefined });
+    expect(doctor.ok).toBe(false);
+    expect(doctor.plugins.find((p) => p.name === 'dead')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^upstream dead is down: connection refused/),
+    });
 
-    const servers = await runCli(['servers', '--json'], { cwd: tmp.dir });
-    // The report is printed either way; the exit code says a server is down, as doctor's does.
-    expect(servers.exitCode).toBe(4);
-    const report = JSON.parse(servers.stdout);
-    expect(report.error).toMatchObject({ exit: 4, message: expect.stringContaining('dead is down') });
-    const byName = Object.fromEntries(report.servers.map((s: { name: string }) => [s.name, s]));
+    const report = await serversReport({ cwd: tmp.dir, env, writeLog: () => undefined });
+    const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
     expect(byName.fx).toMatchObject({ state: 'connected', transport: 'stdio', tools: 7 });
     expect(byName.dead).toMatchObject({ state: 'down', transport: 'http', message: expect.stringContaining('connection refused') });
     expect(byName.off).toMatchObject({ state: 'disabled', enabled: false });
-    const text = await runCli(['servers'], { cwd: tmp.dir });
-    expect(text.stdout).toMatch(/✔\s+fx\s+connected\s+7 tools\s+stdio /);
+    const text = await runCli(['servers', 'dead'], { cwd: tmp.dir });
+    expect(text.stdout).toMatch(
+      new RegExp(`✖\\s+dead\\s+down\\s+http http://127.0.0.1:${deadPort}/mcp\\s+upstream dead is down: connection refused`),
+    );
   });
 });

@@ -5,6 +5,8 @@ import { startFixtureServer } from '../../helpers/fixture-server.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
 export const EDITOR = path.join(FIXTURES, 'unreal/editor.mjs');
+/** The replica of the released UnrealMCPServer plugin (see its header). */
+export const REPLICA = path.join(FIXTURES, 'unreal/unreal-mcp-server.mjs');
 
 export interface FakeEditor {
   port: number;
@@ -13,10 +15,24 @@ export interface FakeEditor {
   stop(): Promise<void>;
 }
 
-export async function startEditor(options: { port?: number; journal?: string; mcpResources?: boolean } = {}): Promise<FakeEditor> {
+export interface EditorOptions {
+  port?: number;
+  journal?: string;
+  /** The seed fake only: /mcp without resources (they are on /-/). */
+  mcpResources?: boolean;
+  /** The seed fake only: answer tools/call with this HTTP status. */
+  failCalls?: number;
+  /** The replica only: how long request_editor_compile holds the game thread. */
+  compileMs?: number;
+}
+
+/** The seed-based fake editor (default) or the replica of the released plugin (`real: true`). */
+export async function startEditor(options: EditorOptions & { real?: boolean } = {}): Promise<FakeEditor> {
   const args = ['--port', String(options.port ?? 0)];
   if (options.journal) args.push('--journal', options.journal);
   if (options.mcpResources === false) args.push('--no-mcp-resources');
-  const server = await startFixtureServer(EDITOR, args, 'fake editor');
+  if (options.failCalls) args.push('--fail-calls', String(options.failCalls));
+  if (options.compileMs !== undefined) args.push('--compile-ms', String(options.compileMs));
+  const server = await startFixtureServer(options.real ? REPLICA : EDITOR, args, options.real ? 'UnrealMCPServer replica' : 'fake editor');
   return { ...server, url: `http://127.0.0.1:${server.port}` };
 }

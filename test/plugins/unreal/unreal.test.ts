@@ -1,40 +1,45 @@
-// The unreal plugin against the fake editor (request/response MCP 2025-03-26, no sessions), through
-// the real `mcphost serve` and `mcphost call`.
+// The unreal plugin against the seed's fake editor (request/response MCP 2025-03-26, no sessions,
+// GET /health and the /-/ resource endpoints), with the host in-process and once through the real
+// `mcphost call`. The released plugin's behaviour is in replica.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { runCli } from '../../helpers/cli.js';
-import { connectStdio, type StdioSession } from '../../helpers/mcp.js';
+import { doctorReport } from '../../../src/app/inspect.js';
+import { isolatedEnv, runCli } from '../../helpers/cli.js';
+import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { freePort, journalLines, textOf, waitFor, writeConfig } from '../../upstream/helpers.js';
-import { startEditor, type FakeEditor } from './fake-editor.js';
+import { freePort, journalLines, textOf, whenListed, writeConfig } from '../../upstream/helpers.js';
+import { describeDown } from '../../../plugins/unreal/editor.js';
+import { startEditor, type EditorOptions, type FakeEditor } from './fake-editor.js';
 
 const editors: FakeEditor[] = [];
-const sessions: StdioSession[] = [];
+const sessions: InProcessSession[] = [];
 afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
   await Promise.all(editors.splice(0).map((e) => e.stop()));
 });
 
-async function editor(options: Parameters<typeof startEditor>[0] = {}) {
+async function editor(options: EditorOptions = {}) {
   const e = await startEditor(options);
   editors.push(e);
   return e;
 }
 
 async function serve(dir: string) {
-  const s = await connectStdio([], { cwd: dir });
+  const s = await serveInProcess({ cwd: dir });
   sessions.push(s);
   return s;
 }
 
-describe('unreal', () => {
+const quiet = { writeLog: () => undefined };
+
+describe('unreal (seed fake editor)', () => {
   it('re-exports the editor’s tools as unreal_* and its resources, read through /mcp', async () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal });
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
     const { client } = await serve(tmp.dir);
-    const { tools } = await client.listTools();
+    const tools = await whenListed(client, ['unreal_get_level_actors']);
     expect(tools.map((t) => t.name).sort()).toEqual(['unreal_get_level_actors', 'unreal_search_assets']);
     expect(tools.find((t) => t.name === 'unreal_search_assets')!.inputSchema).toMatchObject({
       required: ['query'],
@@ -60,10 +65,12 @@ describe('unreal', () => {
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal, mcpResources: false });
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
-    const resources = await runCli(['resources', '--plugins', 'unreal'], { cwd: tmp.dir });
-    expect(resources.stdout).toMatch(/unreal:\/\/level\/current\s+text\/plain\s+Current level/);
-    const read = await runCli(['read', 'unreal://level/current', '--plugins', 'unreal'], { cwd: tmp.dir });
-    expect(read.stdout).toBe('/Game/Maps/Main (3 actors)');
+    const { client } = await serve(tmp.dir);
+    await whenListed(client, ['unreal_get_level_actors']);
+    const { resources } = await client.listResources();
+    expect(resources).toContainEqual({ uri: 'unreal://level/current', name: 'Current level', mimeType: 'text/plain' });
+    const read = await client.readResource({ uri: 'unreal://level/current' });
+    expect(read.contents[0].text).toBe('/Game/Maps/Main (3 actors)');
     expect(journalLines(journal)).toEqual(expect.arrayContaining(['/-/list-resources resources/list', '/-/read-resource resources/read']));
   });
 
@@ -72,34 +79,50 @@ describe('unreal', () => {
     const e = await editor();
     const found = await runCli(['call', 'unreal', 'search_assets', '--query', 'hero', '--url', e.url], { cwd: tmp.dir });
     expect(found).toMatchObject({ exitCode: 0, stdout: '/Game/Characters/Hero\n/Game/Characters/HeroAnim' });
-    const bad = await runCli(['call', 'unreal', 'search_assets', '--query', '', '--url', e.url], { cwd: tmp.dir });
-    expect(bad.exitCode).toBe(5);
-    expect(bad.stderr).toContain('query must be a non-empty string');
+    const flags = [
+      { name: 'query', value: '', text: '--query' },
+      { name: 'url', value: e.url, text: '--url' },
+    ];
+    const bad = await callInProcess({ cwd: tmp.dir, plugin: 'unreal', tool: 'search_assets', flags, ...quiet });
+    expect(bad.error).toMatchObject({ kind: 'tool_error', message: 'query must be a non-empty string' });
   });
 
   it('says how to fix it when the editor is not running, and doctor agrees', async () => {
     const tmp = tempDir();
     const port = await freePort();
     writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}` } } });
-    const call = await runCli(['call', 'unreal', 'get_level_actors'], { cwd: tmp.dir });
-    expect(call.exitCode).toBe(4);
-    expect(call.stderr.replace(/\s*›\s*/g, ' ')).toContain(
-      `Unreal Editor not reachable at http://127.0.0.1:${port}: start the editor with the UnrealMCPServer plugin enabled`,
-    );
-    const doctor = await runCli(['doctor'], { cwd: tmp.dir });
-    expect(doctor.exitCode).toBe(4);
-    expect(doctor.stdout).toContain(`✖ unreal 0.1.0 Unreal Editor not reachable at http://127.0.0.1:${port}: start the editor`);
+    const message = `Unreal Editor not running at http://127.0.0.1:${port}: start it with the UnrealMCPServer plugin enabled (connection refused)`;
+    await expect(callInProcess({ cwd: tmp.dir, plugin: 'unreal', tool: 'get_level_actors', ...quiet })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message,
+    });
+    const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), ...quiet });
+    expect(doctor.plugins[0]).toMatchObject({ name: 'unreal', ok: false, message });
   });
 
-  it('checks health with GET /health', async () => {
+  it('checks health with GET /health where the editor serves it', async () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal });
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
-    const doctor = await runCli(['doctor'], { cwd: tmp.dir });
-    expect(doctor.exitCode).toBe(0);
-    expect(doctor.stdout).toContain(`✔ unreal 0.1.0 UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (2 tools)`);
+    const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), ...quiet });
+    expect(doctor.plugins[0]).toMatchObject({ ok: true, message: `UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (2 tools)` });
+    expect(doctor.plugins[0].health?.detail).toMatchObject({ health: 'GET /health', protocolVersion: '2025-03-26' });
     expect(journalLines(journal)).toContain('GET /health');
+  });
+
+  it('reports an HTTP error from a running editor as what it answered', async () => {
+    const tmp = tempDir();
+    const e = await editor({ failCalls: 500 });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    const { client } = await serve(tmp.dir);
+    await whenListed(client, ['unreal_get_level_actors']);
+    const failed = await client.callTool({ name: 'unreal_get_level_actors', arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(textOf(failed)).toBe(
+      `Unreal Editor at ${e.url} answered HTTP 500 Internal Server Error: LogPython: Error: editor script raised an exception`,
+    );
+    expect(failed._meta?.['mcphost/error']).toMatchObject({ code: 'HTTP_500' });
   });
 
   it('re-initialises after the editor restarts, without restarting mcphost', async () => {
@@ -108,13 +131,14 @@ describe('unreal', () => {
     const first = await editor({ journal });
     writeConfig(tmp.dir, { plugins: { unreal: { url: first.url } } });
     const { client } = await serve(tmp.dir);
+    await whenListed(client, ['unreal_get_level_actors']);
     expect((await client.callTool({ name: 'unreal_get_level_actors', arguments: {} })).isError).toBeFalsy();
 
     await first.stop();
     const down = await client.callTool({ name: 'unreal_get_level_actors', arguments: {} });
     expect(down.isError).toBe(true);
     expect(textOf(down)).toBe(
-      `Unreal Editor not reachable at ${first.url}: start the editor with the UnrealMCPServer plugin enabled (connection refused)`,
+      `Unreal Editor not running at ${first.url}: start it with the UnrealMCPServer plugin enabled (connection refused)`,
     );
 
     const initsBefore = journalLines(journal).filter((l) => l === '/mcp initialize').length;
@@ -130,10 +154,26 @@ describe('unreal', () => {
     writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}` } } });
     const { client } = await serve(tmp.dir);
     expect((await client.listTools()).tools).toEqual([]);
-    let changed = false;
-    client.setNotificationHandler('notifications/tools/list_changed', () => void (changed = true));
+    let announced!: () => void;
+    const changed = new Promise<void>((resolve) => (announced = resolve));
+    client.setNotificationHandler('notifications/tools/list_changed', () => announced());
     await editor({ port });
-    await waitFor(() => changed, 'tools/list_changed once the editor is up');
+    await changed;
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('unreal_get_level_actors');
+  });
+});
+
+describe('what a failed connection to the editor says', () => {
+  const base = 'http://127.0.0.1:30069';
+  it('tells an editor that is not running from one that answered or is busy', () => {
+    expect(describeDown(base, `connection refused at ${base}/mcp (is it running?)`)).toBe(
+      `Unreal Editor not running at ${base}: start it with the UnrealMCPServer plugin enabled (connection refused)`,
+    );
+    expect(describeDown(base, `${base}/mcp answered HTTP 500 Internal Server Error: boom`)).toBe(
+      `Unreal Editor at ${base} answered HTTP 500 Internal Server Error: boom`,
+    );
+    expect(describeDown(base, `${base}/mcp did not answer initialize within 10000 ms`)).toBe(
+      `Unreal Editor at ${base} did not answer initialize within 10000 ms: is it busy (a modal dialog, a compile, a breakpoint)?`,
+    );
   });
 });
