@@ -12,6 +12,7 @@ import Prompts from '../../src/commands/prompts.js';
 import Read from '../../src/commands/read.js';
 import Resources from '../../src/commands/resources.js';
 import Serve from '../../src/commands/serve.js';
+import Servers from '../../src/commands/servers.js';
 import Tools from '../../src/commands/tools.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -30,6 +31,10 @@ t.write(
 const BAD = t.write('bad.yaml', `plugins:\n  lab:\n    module: ${LAB}\n    label: 7\n`);
 const BAD_HOST = t.write('bad-host.yaml', `plugins:\n  lab:\n    module: ${LAB}\nhttp:\n  port: many\n`);
 const WITH_DOWN = t.write('down.yaml', `plugins:\n  lab:\n    module: ${LAB}\n  down:\n    module: ${DOWN}\n`);
+const DEAD_SERVER = t.write(
+  'dead-server.yaml',
+  `servers:\n  dead:\n    command: ${JSON.stringify(process.execPath)}\n    args: ['-e', 'process.exit(3)']\n    connectTimeoutMs: 5000\n`,
+);
 const UNHEALTHY = t.write('unhealthy.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    failStart: true\n`);
 
 type CommandClass = Parameters<typeof runCommand>[0];
@@ -118,6 +123,19 @@ family('doctor', Doctor, [
   [['--plugins', 'lab', '-c', BAD], 3, ''],
   [['-c', UNHEALTHY], 4, ''],
 ]);
+
+describe('servers', () => {
+  it('prints the report either way and exits 4 when a mounted server is down; --json carries the error beside it', async () => {
+    const r = await run(Servers, ['-c', DEAD_SERVER]);
+    expect(r.exitCode, r.stderr).toBe(4);
+    expect(r.stdout).toMatch(/✖\s+dead\s+down/);
+    const json = await run(Servers, ['-c', DEAD_SERVER, '--json']);
+    expect(json.exitCode).toBe(4);
+    const report = JSON.parse(json.stdout);
+    expect(report.error).toMatchObject({ exit: 4, message: expect.stringContaining('dead is down') });
+    expect(report.servers[0]).toMatchObject({ name: 'dead', state: 'down' });
+  });
+});
 
 family('config', ConfigCommand, [
   [['--plugins', 'lab'], 0, /plugins\.lab\.label\s+"lab"\s+default/],
