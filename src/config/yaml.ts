@@ -1,10 +1,11 @@
 // YAML (and JSON, which YAML reads too) for `.mcprc`, with the `yaml` library's own guard against
 // alias expansion: js-yaml, cosmiconfig's default, expands every alias while building the value.
-import { parse } from 'yaml';
 import { ConfigError } from './errors.js';
 import { CONFIG_LIMITS } from './limits.js';
 
-export function loadYaml(file: string, content: string): unknown {
+/** Async so that the YAML parser loads only when a YAML file is found (most runs have none, or JSON). */
+export async function loadYaml(file: string, content: string): Promise<unknown> {
+  const { parse } = await import('yaml');
   try {
     return parse(content, { maxAliasCount: CONFIG_LIMITS.maxAliasCount, logLevel: 'error', prettyErrors: true });
   } catch (error) {
