@@ -1,7 +1,6 @@
 // The real binary, once per command family: listing, read, inspection, help and version, the
 // exit codes oclif itself decides (a flag typo, an unknown command), and third-party backends.
 // Everything else about these commands runs in-process (test/cli, test/app).
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +62,7 @@ describe('third-party backends', () => {
   const henv = isolatedEnv(home.dir);
   const run = (args: string[]) => runCli(args, { cwd: home.dir, env: henv });
 
+  // Installing from a packed tarball is test/e2e/plugin-install.test.ts (the README's own example).
   it('links a local backend package, lists it with its version, and calls it', async () => {
     const link = await run(['plugins:link', path.join(FIXTURES, 'mcphost-plugin-hello'), '--no-install']);
     expect(link.exitCode).toBe(0);
@@ -73,17 +73,5 @@ describe('third-party backends', () => {
     expect((await run(['call', 'hello', 'greet', '--name', 'Ada'])).stdout).toBe('hello, Ada!');
     expect((await run(['plugins:uninstall', 'mcphost-plugin-hello'])).exitCode).toBe(0);
     expect((await run(['call', 'hello', 'greet', '--name', 'Ada'])).exitCode).toBe(2);
-  });
-
-  it('installs a backend package from a tarball with plugins:install', async () => {
-    execFileSync('npm', ['pack', path.join(FIXTURES, 'mcphost-plugin-hello'), '--pack-destination', home.dir], {
-      stdio: 'ignore',
-      env: henv as NodeJS.ProcessEnv,
-    });
-    const install = await run(['plugins:install', `file:${path.join(home.dir, 'mcphost-plugin-hello-0.3.0.tgz')}`]);
-    expect(install.exitCode).toBe(0);
-    expect((await run(['call', 'hello', 'greet', '--name', 'Bob'])).stdout).toBe('hello, Bob!');
-    const served = JSON.parse((await run(['tools', '--plugins', 'hello', '--json'])).stdout);
-    expect(served.map((x: { name: string }) => x.name)).toEqual(['hello_greet']);
   });
 });
