@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags, ux } from '@oclif/core';
 import path from 'node:path';
 import { runPluginCommand } from '../../app/plugin-command.js';
 import { Exit } from '../../cli/exit-codes.js';
@@ -10,19 +10,29 @@ interface RecordSummary {
   roots: string[];
   types: number;
   bytes: number;
+  calls: number;
+  objects: number;
+  seconds: number;
+  cut?: { reason: string; objects: number; paths: string[] };
 }
+
+/** Seconds between progress lines when stderr is not a terminal. */
+const PLAIN_PROGRESS_EVERY_S = 5;
 
 export default class ExileSnapshot extends HostCommand {
   static override summary = 'Record the live ExileApi HUD into a snapshot file the exile tools can serve offline.';
   static override description =
-    'Walks the HUD through its explore tool (breadth-first from the roots, objects identified by type and Address) and writes the ' +
-    'object graph plus the type metadata as one JSON document (format mcphost-exile-snapshot, see docs/exile-snapshot.md). ' +
+    'Walks the HUD through its explore tool (breadth-first from the roots, several calls in flight; objects identified by Address, ' +
+    'by cycles back to an ancestor, and by their ToString text) and writes the object graph plus the type metadata as one JSON ' +
+    'document (format mcphost-exile-snapshot, see docs/exile-snapshot.md). A budget on calls, objects and seconds always ends the ' +
+    'recording; what it cut is written in the header (source.cut) and printed. ' +
     'Serve it with plugins.exile.snapshot in .mcprc, or `mcphost call exile <tool> --snapshot FILE`. ' +
     'The HUD address comes from --url, else plugins.exile.url. Exit codes: 0 written, 1 usage, 3 invalid config, 4 HUD unreachable, 5 the HUD returned an error.';
   static override examples = [
     '<%= config.bin %> exile:snapshot --out state.json',
     '<%= config.bin %> exile:snapshot --out player.json --roots Player,Entities --depth 6',
     '<%= config.bin %> exile:snapshot --out offsets.json --roots Player --types "*Offsets"',
+    '<%= config.bin %> exile:snapshot --out quick.json --max-seconds 30',
   ];
   static override enableJsonFlag = true;
   static override flags = {
@@ -32,6 +42,9 @@ export default class ExileSnapshot extends HostCommand {
     items: Flags.integer({ description: 'items recorded per collection', default: 10_000, min: 1, max: 10_000 }),
     types: Flags.string({ description: 'comma-separated globs of extra types whose metadata to record ("*" for all)' }),
     url: Flags.string({ description: "the HUD's MCP endpoint (default: plugins.exile.url, else http://127.0.0.1:5099/mcp)" }),
+    'max-calls': Flags.integer({ description: 'explore calls at most (default 50000); the rest is cut', min: 1 }),
+    'max-objects': Flags.integer({ description: 'objects recorded at most (default 500000)', min: 1 }),
+    'max-seconds': Flags.integer({ description: 'seconds at most (default 240)', min: 1 }),
   };
 
   async run(): Promise<RecordSummary> {
@@ -39,31 +52,74 @@ export default class ExileSnapshot extends HostCommand {
     if (!flags.out) this.fail('--out is required: the snapshot file to write, e.g. --out state.json', Exit.USAGE);
     const abort = new AbortController();
     process.once('SIGINT', () => abort.abort(new Error('interrupted')));
-    let last = 0;
-    const summary = (await runPluginCommand({
-      ...this.hostOptions(flags),
-      plugin: 'exile',
-      command: 'snapshot',
-      args: {
-        out: path.resolve(flags.out),
-        roots: split(flags.roots),
-        depth: flags.depth,
-        items: flags.items,
-        types: split(flags.types),
-        url: flags.url,
-      },
-      signal: abort.signal,
-      onProgress: (p) => {
-        if (Date.now() - last < 250) return;
-        last = Date.now();
-        process.stderr.write(`progress ${p.progress}/${p.total} ${p.message ?? ''}\n`);
-      },
-    })) as RecordSummary;
+    const progress = this.progress(flags);
+    let summary: RecordSummary;
+    try {
+      summary = (await runPluginCommand({
+        ...this.hostOptions(flags),
+        plugin: 'exile',
+        command: 'snapshot',
+        args: {
+          out: path.resolve(flags.out),
+          roots: split(flags.roots),
+          depth: flags.depth,
+          items: flags.items,
+          types: split(flags.types),
+          url: flags.url,
+          maxCalls: flags['max-calls'],
+          maxObjects: flags['max-objects'],
+          maxSeconds: flags['max-seconds'],
+        },
+        signal: abort.signal,
+        onProgress: progress.update,
+      })) as RecordSummary;
+    } finally {
+      progress.stop();
+    }
     if (!this.jsonEnabled()) {
-      this.log(`wrote ${summary.out} (${summary.bytes} bytes): roots ${summary.roots.join(', ')}; ${summary.types} types`);
+      this.log(
+        `wrote ${summary.out} (${summary.bytes} bytes): roots ${summary.roots.join(', ')}; ${summary.types} types; ` +
+          `${summary.calls} calls, ${summary.objects} objects in ${summary.seconds} s`,
+      );
+      if (summary.cut)
+        process.stderr.write(
+          `the ${summary.cut.reason.replace('max', '--max-').toLowerCase()} budget cut ${summary.cut.objects} objects (recorded as stubs), ` +
+            `e.g. ${summary.cut.paths.slice(0, 3).join(', ')}: raise it to record them\n`,
+        );
     }
     return summary;
   }
+
+  /**
+   * Progress as the share of the recording budget spent (a total that never moves): a redrawing
+   * line on a terminal (oclif's action spinner), one line every few seconds otherwise, nothing with
+   * --json or --log-level error.
+   */
+  private progress(flags: { 'log-level'?: string }): ProgressView {
+    if (this.jsonEnabled() || flags['log-level'] === 'error') return { update: () => undefined, stop: () => undefined };
+    const text = (p: { progress: number; total?: number; message?: string }) => `${p.progress}% of the budget · ${p.message ?? ''}`;
+    if (process.stderr.isTTY) {
+      ux.action.start('recording');
+      return {
+        update: (p) => (ux.action.status = text(p)),
+        stop: () => ux.action.stop(),
+      };
+    }
+    let last = -Infinity;
+    return {
+      update: (p) => {
+        if (Date.now() - last < PLAIN_PROGRESS_EVERY_S * 1000 && p.progress < 100) return;
+        last = Date.now();
+        process.stderr.write(`progress ${p.progress}/${p.total ?? 100} ${p.message ?? ''}\n`);
+      },
+      stop: () => undefined,
+    };
+  }
+}
+
+interface ProgressView {
+  update(p: { progress: number; total?: number; message?: string }): void;
+  stop(): void;
 }
 
 function split(value: string | undefined): string[] | undefined {
