@@ -52,7 +52,7 @@ const SAME_ANSWERS = [
 
 describe('recording the replica of ExileApi', () => {
   it('finishes within the default budget and answers offline as the live HUD does', async () => {
-    const { remote, doc, offline } = await record({ entities: 60 });
+    const { remote, doc, offline } = await record({ entities: 30 });
     expect(doc.source).toMatchObject({ complete: true, budget: { maxCalls: 50_000, maxObjects: 500_000, maxSeconds: 240 } });
     expect(doc.source.used.calls).toBe(remote.hud.stats.explore);
     for (const [expr, depth] of SAME_ANSWERS) {
@@ -62,7 +62,7 @@ describe('recording the replica of ExileApi', () => {
   });
 
   it('closes the cycles into references: each object is recorded once, where it is nearest a root', async () => {
-    const { doc } = await record({ entities: 30 });
+    const { doc } = await record({ entities: 12 });
     const ids = new Map<unknown, Raw>();
     const collect = (v: any) => {
       if (v === null || typeof v !== 'object') return;
@@ -93,7 +93,7 @@ describe('recording the replica of ExileApi', () => {
   });
 
   it('a HUD that shows no Address still finishes, with the same answers', async () => {
-    const { remote, doc, offline } = await record({ entities: 40, addresses: false });
+    const { remote, doc, offline } = await record({ entities: 20, addresses: false });
     expect(doc.source.complete).toBe(true);
     expect(JSON.stringify(doc)).not.toMatch(/"_?[aA]ddress"/);
     for (const [expr, depth] of SAME_ANSWERS) {
@@ -115,7 +115,7 @@ describe('recording the replica of ExileApi', () => {
 
 describe('the recording budget', () => {
   it('stops at --max-calls, says what it cut, and the cut objects answer "not available"', async () => {
-    const { remote, doc, offline } = await record({ entities: 60 }, { maxCalls: 300 });
+    const { remote, doc, offline } = await record({ entities: 20 }, { maxCalls: 300 });
     expect(remote.hud.stats.explore).toBeLessThanOrEqual(300 + 8);
     expect(doc.source).toMatchObject({ complete: false, cut: { reason: 'maxCalls', objects: expect.any(Number) } });
     expect(doc.source.cut.objects).toBeGreaterThan(0);
@@ -129,7 +129,7 @@ describe('the recording budget', () => {
   });
 
   it('stops at --max-objects', async () => {
-    const { doc } = await record({ entities: 60 }, { maxObjects: 200 });
+    const { doc } = await record({ entities: 20 }, { maxObjects: 200 });
     expect(doc.source.cut.reason).toBe('maxObjects');
     expect(doc.source.used.objects).toBeLessThan(200 + 200);
   });
@@ -154,14 +154,14 @@ describe('the recording budget', () => {
 
   it('reports progress against a total that never changes, ending at 100', async () => {
     const updates: Array<{ progress: number; total?: number }> = [];
-    await record({ entities: 20 }, { progress: (p) => updates.push(p) });
+    await record({ entities: 8 }, { progress: (p) => updates.push(p) });
     expect(new Set(updates.map((u) => u.total))).toEqual(new Set([100]));
     expect(updates.map((u) => u.progress)).toEqual([...updates.map((u) => u.progress)].sort((a, b) => a - b));
     expect(updates.at(-1)!.progress).toBe(100);
   });
 
   it('keeps several explore calls in flight, never more than asked', async () => {
-    const live = replicaProvider({ entities: 30 }) as ExileProvider;
+    const live = replicaProvider({ entities: 10 }) as ExileProvider;
     let inFlight = 0;
     let most = 0;
     const counting: ExileProvider = {
@@ -182,8 +182,8 @@ describe('the recording budget', () => {
 
   it('gives the same document twice (ids and placement do not depend on timing)', async () => {
     const strip = (d: Raw) => JSON.stringify({ ...d, recordedAt: 0, source: { ...d.source, used: 0 } });
-    const a = await record({ entities: 25 });
-    const b = await record({ entities: 25 }, { concurrency: 3 });
+    const a = await record({ entities: 12 });
+    const b = await record({ entities: 12 }, { concurrency: 3 });
     expect(strip(b.doc)).toBe(strip(a.doc));
   });
 });
