@@ -83,6 +83,15 @@ describe('type names from the user are read in linear time', () => {
   });
 });
 
+describe('expressions that would make the parser go quadratic', () => {
+  it('a<a<a<… (10,000 characters) is a positioned syntax error, and real type arguments still parse', async () => {
+    const t = tools(fixtureProvider());
+    const e = await failure(t.eval(`${'a<'.repeat(4999)}a`));
+    expect(e).toMatchObject({ code: 'EXPR_SYNTAX', message: expect.stringMatching(/ at \d+/) });
+    expect(await t.eval('Player.GetComponent<ExileCore.PoEMemory.Components.Life>().CurHP > 0')).toBe(true);
+  });
+});
+
 describe('what a call builds is capped', () => {
   const t = tools(fixtureProvider());
   const chain = (links: number) => `"aaaaaaaaaa"${'.Replace("a","aaaaaaaaaa")'.repeat(links)}`;
