@@ -1,7 +1,7 @@
 // Records a snapshot through the HUD's explore tool only. Breadth-first from the roots, one
-// `explore <path>` per object (depth 1) or collection (depth 2: its items come with their members),
-// several in flight at once, results built strictly in queue order so ids and placement do not
-// depend on timing and every object is recorded where it is nearest a root. Identity rules
+// `explore <path>` per object (depth 1) or collection (depth 2 up to 1,000 items: they come with
+// their members), several in flight at once, results built strictly in queue order so ids and
+// placement do not depend on timing and every object is recorded where it is nearest a root. Identity rules
 // (record-identity.ts) turn shared and circular references into $id / $ref, most of them before a
 // call is spent. A budget on calls, objects and seconds (record-budget.ts) always ends the
 // recording; what it cut is said in the header. Type metadata comes from record-types.ts.
@@ -35,6 +35,12 @@ export interface RecordOptions extends BudgetLimits {
 
 const SKIPPED_BY_DEFAULT = new Set(['Files', 'Memory']);
 const TIME_UP = Symbol('time up');
+/**
+ * Collections up to this many items are explored two levels deep (the items come with their
+ * members: one call for a list of entities); bigger ones one level, their items explored one by one,
+ * so no single answer grows past a few megabytes.
+ */
+const EXPAND_ITEMS_UP_TO = 1000;
 
 interface Outcome {
   job: Job;
@@ -207,7 +213,7 @@ class Recorder {
   private dispatch(job: Job, done: () => void): void {
     const seq = this.dispatched++;
     this.inFlight++;
-    this.explore(job.path, job.collection ? 2 : 1)
+    this.explore(job.path, job.collection && (job.count ?? 0) <= EXPAND_ITEMS_UP_TO ? 2 : 1)
       .then(async (answer) => {
         const node = answer as ExploreNode;
         await this.types.ensure(typesIn(node));

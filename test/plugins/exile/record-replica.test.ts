@@ -180,6 +180,16 @@ describe('the recording budget', () => {
     expect(most).toBe(5);
   });
 
+  it('explores a collection of more than 1,000 items one level deep, then its items one by one', async () => {
+    const live = replicaProvider({ entities: 1100, modules: 2 }) as ExileProvider;
+    const asked: Array<[string, number]> = [];
+    const logging: ExileProvider = { ...live, explore: (args, c) => (asked.push([args.target, args.depth]), live.explore(args, c)) };
+    const doc = (await recordSnapshot(logging, { roots: ['Entities'], maxCalls: 40, logger: quiet })) as Raw;
+    expect(asked.find(([t]) => t === 'Entities')).toEqual(['Entities', 1]);
+    expect(asked.filter(([t]) => /^Entities\[\d+\]$/.test(t)).length).toBeGreaterThan(10);
+    expect(doc.roots.Entities.$values).toHaveLength(1100);
+  });
+
   it('gives the same document twice (ids and placement do not depend on timing)', async () => {
     const strip = (d: Raw) => JSON.stringify({ ...d, recordedAt: 0, source: { ...d.source, used: 0 } });
     const a = await record({ entities: 12 });
