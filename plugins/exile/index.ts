@@ -47,11 +47,12 @@ export default function exile(): Backend<Config> {
   let provider: ExileProvider | undefined;
   const isRemote = (p: ExileProvider): p is RemoteProvider => typeof (p as RemoteProvider).call === 'function';
 
-  async function open(ctx: BackendContext<Config>): Promise<ExileProvider> {
+  /** `threads` caps the evaluation threads (a health check loads the snapshot once, in one). */
+  async function open(ctx: BackendContext<Config>, threads = Infinity): Promise<ExileProvider> {
     const { snapshot, timeBudgetMs, url, workers } = ctx.config;
     if (!snapshot) return createRemoteProvider({ url, logger: ctx.logger });
     const { openSnapshotProvider } = await import('./snapshot/index.js');
-    return openSnapshotProvider(snapshot, { timeBudgetMs, workers });
+    return openSnapshotProvider(snapshot, { timeBudgetMs, workers: Math.min(workers, threads) });
   }
 
   async function run(tool: HudTool, args: never, ctx: CallContext<Config>): Promise<ToolResult> {
@@ -120,7 +121,7 @@ export default function exile(): Backend<Config> {
         // Loading is the only way to know the file is a snapshot; a started backend already did.
         if (!provider) {
           try {
-            await (await open(ctx)).close();
+            await (await open(ctx, 1)).close();
           } catch (error) {
             return { ok: false, message: (error as Error).message, detail: { mode: 'snapshot', snapshot } };
           }
