@@ -25,7 +25,14 @@ const configSchema = z.object({
     .default('http://127.0.0.1:5099/mcp')
     .describe('the HUD’s MCP endpoint (remote mode)'),
   snapshot: configPath().optional().describe('a recorded snapshot file: answer from it instead of the live HUD'),
-  timeBudgetMs: z.number().int().positive().default(2000).describe('time budget per call in snapshot mode, in milliseconds'),
+  timeBudgetMs: z.number().int().positive().max(600_000).default(2000).describe('time budget per call in snapshot mode, in milliseconds'),
+  workers: z
+    .number()
+    .int()
+    .min(0)
+    .max(8)
+    .default(2)
+    .describe('snapshot mode: evaluation threads, each with its own copy of the snapshot (0: evaluate in the host thread)'),
 });
 
 type Config = z.output<typeof configSchema>;
@@ -40,11 +47,12 @@ export default function exile(): Backend<Config> {
   let provider: ExileProvider | undefined;
   const isRemote = (p: ExileProvider): p is RemoteProvider => typeof (p as RemoteProvider).call === 'function';
 
-  async function open(ctx: BackendContext<Config>): Promise<ExileProvider> {
-    const { snapshot, timeBudgetMs, url } = ctx.config;
+  /** `threads` caps the evaluation threads (a health check loads the snapshot once, in one). */
+  async function open(ctx: BackendContext<Config>, threads = Infinity): Promise<ExileProvider> {
+    const { snapshot, timeBudgetMs, url, workers } = ctx.config;
     if (!snapshot) return createRemoteProvider({ url, logger: ctx.logger });
     const { openSnapshotProvider } = await import('./snapshot/index.js');
-    return openSnapshotProvider(snapshot, { timeBudgetMs });
+    return openSnapshotProvider(snapshot, { timeBudgetMs, workers: Math.min(workers, threads) });
   }
 
   async function run(tool: HudTool, args: never, ctx: CallContext<Config>): Promise<ToolResult> {
@@ -60,7 +68,7 @@ export default function exile(): Backend<Config> {
     version: '0.1.0',
     description: 'ExileApi game-object graph (Path of Exile HUD): explore, eval, query — live, or from a recorded snapshot',
     configSchema,
-    env: { url: 'EXILE_URL', snapshot: 'EXILE_SNAPSHOT', timeBudgetMs: 'EXILE_TIME_BUDGET_MS' },
+    env: { url: 'EXILE_URL', snapshot: 'EXILE_SNAPSHOT', timeBudgetMs: 'EXILE_TIME_BUDGET_MS', workers: 'EXILE_WORKERS' },
     tools: [
       defineTool<Config, typeof exploreInput>({
         name: 'explore',
@@ -113,7 +121,7 @@ export default function exile(): Backend<Config> {
         // Loading is the only way to know the file is a snapshot; a started backend already did.
         if (!provider) {
           try {
-            await (await open(ctx)).close();
+            await (await open(ctx, 1)).close();
           } catch (error) {
             return { ok: false, message: (error as Error).message, detail: { mode: 'snapshot', snapshot } };
           }

@@ -4,6 +4,8 @@ import type { EvalArgs, ExploreArgs, QueryArgs } from './schemas.js';
 
 export interface ProviderCallContext {
   signal: AbortSignal;
+  /** Polled while a snapshot evaluation runs: true stops it (an evaluation thread cannot see `signal`). */
+  cancelled?: () => boolean;
   progress?(update: ProgressUpdate): void;
 }
 

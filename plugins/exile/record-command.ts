@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { defineCommand, type CommandDef } from '../../src/backend/index.js';
 import { createRemoteProvider } from './remote.js';
+import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record-budget.js';
 
 const recordInput = z.object({
   out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),
@@ -11,6 +12,9 @@ const recordInput = z.object({
   items: z.number().int().min(1).max(10_000).default(10_000).describe('items recorded per collection'),
   types: z.array(z.string().min(1)).optional().describe('globs of extra types whose metadata to record ("*" for all)'),
   url: z.string().min(1).optional().describe("the HUD's MCP endpoint (default: plugins.exile.url)"),
+  maxCalls: z.number().int().min(1).max(10_000_000).default(DEFAULT_MAX_CALLS).describe('explore calls at most; the rest is cut'),
+  maxObjects: z.number().int().min(1).max(50_000_000).default(DEFAULT_MAX_OBJECTS).describe('objects recorded at most'),
+  maxSeconds: z.number().min(1).max(86_400).default(DEFAULT_MAX_SECONDS).describe('seconds at most'),
 });
 
 export interface RecordSummary {
@@ -19,6 +23,11 @@ export interface RecordSummary {
   roots: string[];
   types: number;
   bytes: number;
+  calls: number;
+  objects: number;
+  seconds: number;
+  /** Absent when the recording finished within its budget. */
+  cut?: { reason: string; objects: number; paths: string[] };
 }
 
 export function recordCommand(): CommandDef<{ url: string }, typeof recordInput> {
@@ -35,13 +44,26 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
           depth: args.depth,
           items: args.items,
           types: args.types,
+          maxCalls: args.maxCalls,
+          maxObjects: args.maxObjects,
+          maxSeconds: args.maxSeconds,
           signal: ctx.signal,
           logger: ctx.logger,
           source: { url },
           progress: ctx.progress,
         });
         const bytes = await saveSnapshot(args.out, doc);
-        return { out: args.out, url, roots: Object.keys(doc.roots), types: Object.keys(doc.types).length, bytes };
+        const used = doc.source?.used as { calls: number; objects: number; seconds: number };
+        const cut = doc.source?.cut as RecordSummary['cut'];
+        return {
+          out: args.out,
+          url,
+          roots: Object.keys(doc.roots),
+          types: Object.keys(doc.types).length,
+          bytes,
+          ...used,
+          ...(cut ? { cut } : {}),
+        };
       } finally {
         await remote.close();
       }

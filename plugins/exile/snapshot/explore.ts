@@ -43,7 +43,7 @@ export function explore(
   const ctx: Ctx = { snapshot, budget, cap: limits.cap, includePrivate: args.includePrivate, limit: args.limit };
   if (target === '') return listRoots(ctx);
   if (target.startsWith('type:')) return typeView(snapshot, target.slice(5).trim(), args.includePrivate);
-  if (target.startsWith('search:')) return searchTypes(snapshot, target.slice(7).trim(), args);
+  if (target.startsWith('search:')) return searchTypes(snapshot, target.slice(7).trim(), args, budget);
   let value: Value;
   try {
     value = compileExpr(parse(target), { snapshot, budget })({});
@@ -100,7 +100,9 @@ function valueFields(v: Value, depth: number, ctx: Ctx, ancestors: ObjectValue[]
   }
   if (!isObject(v)) return { value: v instanceof EnumValue ? v.name : (serialize(v, 0, ctx) as unknown) };
   if (ctx.snapshot.isStruct(v.$type)) return { value: structValue(v, ctx) };
-  const out: Record<string, unknown> = { value: toText(v, ctx.snapshot) };
+  const text = toText(v, ctx.snapshot);
+  ctx.cap.add(text);
+  const out: Record<string, unknown> = { value: text };
   if (v.$truncated) return { ...out, truncated: true };
   if (ancestors.includes(v)) return { ...out, circular: true };
   if (depth >= 1) out.members = memberNodes(v, depth - 1, ctx, [...ancestors, v]);

@@ -1,12 +1,15 @@
 // Offline mode of the exile plugin: explore / eval / query answered from a recorded snapshot, and
 // the recorder that makes one from the live HUD. The exile plugin imports this only when
 // `plugins.exile.snapshot` is set. The public surface is this list.
+import { existsSync } from 'node:fs';
 import { UnavailableError } from '../../../src/backend/index.js';
 import type { ExileProvider } from '../provider.js';
 import { loadSnapshot } from './load.js';
+import { openPool, poolAvailable, type PoolOptions } from './pool.js';
 import { createSnapshotProvider, type SnapshotOptions } from './provider.js';
 
 export type { SnapshotOptions } from './provider.js';
+export { openPool, poolAvailable, type PoolOptions } from './pool.js';
 export { createSnapshotProvider } from './provider.js';
 export { loadSnapshot, parseSnapshot, SnapshotLoadError } from './load.js';
 export { Snapshot } from './snapshot.js';
@@ -14,8 +17,17 @@ export { recordSnapshot, type RecordOptions } from './record.js';
 export { saveSnapshot } from './save.js';
 export { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
 
-/** Loads `file` and serves the three tools from it; a missing or invalid file is an UNAVAILABLE error. */
-export async function openSnapshotProvider(file: string, options: SnapshotOptions = {}): Promise<ExileProvider> {
+/**
+ * Loads `file` and serves the three tools from it; a missing or invalid file is an UNAVAILABLE error.
+ * Evaluation runs in worker threads (pool.ts) once compiled; the TypeScript sources (tests) evaluate
+ * in the calling thread.
+ */
+export async function openSnapshotProvider(file: string, options: SnapshotOptions & PoolOptions = {}): Promise<ExileProvider> {
+  if (options.workers !== 0 && poolAvailable()) {
+    if (!existsSync(file))
+      throw new UnavailableError(`snapshot ${file} does not exist: record one with \`mcphost exile:snapshot --out ${file}\``);
+    return openPool(file, options);
+  }
   try {
     return createSnapshotProvider(await loadSnapshot(file), options);
   } catch (error) {

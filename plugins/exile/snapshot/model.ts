@@ -90,7 +90,38 @@ export function hasMember(obj: ObjectValue, name: string): boolean {
 
 /** `ExileCore.PoEMemory.Components.Life` → `Life`; `System.Collections.Generic.List<X.Buff>` → `List<Buff>`. */
 export function shortType(name: string): string {
-  return name.replace(/[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+/g, (full) => full.slice(full.lastIndexOf('.') + 1));
+  // One pass, no regex: a user's `type:` or `GetComponent<…>` text reaches here, and the regex this
+  // replaces (/[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+/g) took quadratic time on a long name without dots.
+  let out = '';
+  let i = 0;
+  const wordEnd = (from: number) => {
+    let j = from + 1;
+    while (j < name.length && isIdentPart(name[j])) j++;
+    return j;
+  };
+  while (i < name.length) {
+    if (!isIdentStart(name[i])) {
+      out += name[i++];
+      continue;
+    }
+    let start = i;
+    let end = wordEnd(i);
+    while (name[end] === '.' && end + 1 < name.length && isIdentStart(name[end + 1])) {
+      start = end + 1;
+      end = wordEnd(start);
+    }
+    out += name.slice(start, end);
+    i = end;
+  }
+  return out;
+}
+
+function isIdentStart(c: string): boolean {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c === '_';
+}
+
+function isIdentPart(c: string): boolean {
+  return isIdentStart(c) || (c >= '0' && c <= '9');
 }
 
 /** `Dictionary<String, Component>` → [`String`, `Component`] (top-level arguments only). */

@@ -33,7 +33,7 @@ export function createSnapshotProvider(snapshot: Snapshot, options: SnapshotOpti
   const budgetMs = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const maxValues = options.maxResultValues ?? MAX_RESULT_VALUES;
   const budget = (ctx: ProviderCallContext) => {
-    const b = new Budget(budgetMs, ctx.signal);
+    const b = new Budget(budgetMs, ctx.signal, ctx.cancelled);
     b.check();
     return b;
   };

@@ -14,6 +14,7 @@ export interface ExploreNode {
   value?: unknown;
   count?: number;
   available?: boolean;
+  circular?: boolean;
   members?: ExploreNode[];
   items?: ExploreNode[];
 }
@@ -54,11 +55,15 @@ const PRIMITIVES = new Set([
   'object',
 ]);
 
+/** A primitive (or `Object`): its text is its value, not an object to explore. */
+export function isPrimitiveName(name: string): boolean {
+  return PRIMITIVES.has(name.startsWith('System.') && !name.slice(7).includes('.') ? name.slice(7) : name);
+}
+
 /** Type names worth an `explore type:` look-up (not primitives, generic collections or arrays). */
 export function lookupWorthy(name: string | undefined): name is string {
   if (!name) return false;
-  const bare = name.startsWith('System.') && !name.slice(7).includes('.') ? name.slice(7) : name;
-  return !PRIMITIVES.has(bare) && !name.includes('<') && !name.endsWith('[]');
+  return !isPrimitiveName(name) && !name.includes('<') && !name.endsWith('[]');
 }
 
 export function isTextType(name: string | undefined): boolean {
@@ -121,8 +126,9 @@ export function structFrom(
   for (const [key, v] of Object.entries(value)) {
     const memberType = info?.members?.find((m) => m.name === key)?.type;
     const memberInfo = memberType ? typeOf(memberType) : undefined;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v) && memberType)
-      setOwn(out, key, structFrom(v as Record<string, unknown>, memberType, typeOf));
+    // A nested struct is a struct too, even when its type metadata could not be had.
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      setOwn(out, key, structFrom(v as Record<string, unknown>, memberType ?? 'System.ValueType', typeOf));
     else if (memberInfo?.kind === 'enum' && (typeof v === 'string' || typeof v === 'number')) setOwn(out, key, enumFrom(v, memberInfo));
     else setOwn(out, key, v);
   }

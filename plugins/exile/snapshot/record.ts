@@ -1,15 +1,21 @@
-// Records a snapshot through the three remote tools only. Breadth-first from the roots, one
-// `explore <path> depth 1` per object or collection, so every object is recorded where it is
-// nearest a root; objects with an `Address` are identified by type + address, which turns shared
-// and circular references into $id / $ref. Type metadata comes from `explore type:<Name>` for every
-// type met (and its bases), plus the types matched by `types` globs.
+// Records a snapshot through the HUD's explore tool only. Breadth-first from the roots, one
+// `explore <path>` per object (depth 1) or collection (depth 2 up to 1,000 items: they come with
+// their members), several in flight at once, results built strictly in queue order so ids and
+// placement do not depend on timing and every object is recorded where it is nearest a root. Identity rules
+// (record-identity.ts) turn shared and circular references into $id / $ref, most of them before a
+// call is spent. A budget on calls, objects and seconds (record-budget.ts) always ends the
+// recording; what it cut is said in the header. Type metadata comes from record-types.ts.
+import { setMaxListeners } from 'node:events';
 import { ToolError, type Logger, type ProgressUpdate } from '../../../src/backend/index.js';
 import type { ExileProvider } from '../provider.js';
-import { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
-import { setOwn } from './model.js';
-import { enumFrom, isTextType, lookupWorthy, normalizeTypeInfo, structFrom, unwrapResult, type ExploreNode } from './record-values.js';
+import { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue } from './format.js';
+import { RecordBudget, type BudgetLimits, type CutReason } from './record-budget.js';
+import { GraphBuilder, type Job } from './record-graph.js';
+import { Identities } from './record-identity.js';
+import { TypeBook } from './record-types.js';
+import { unwrapResult, type ExploreNode } from './record-values.js';
 
-export interface RecordOptions {
+export interface RecordOptions extends BudgetLimits {
   /** Roots to record (default: every root the HUD lists except Files and Memory). */
   roots?: string[];
   /** Object levels below each root (default 8). */
@@ -18,7 +24,7 @@ export interface RecordOptions {
   items?: number;
   /** Globs of extra types whose metadata to record (`*` for all), besides the types met. */
   types?: string[];
-  /** Explore calls in flight at once (default 4). */
+  /** Explore calls in flight at once (default 8). */
   concurrency?: number;
   progress?(update: ProgressUpdate): void;
   signal?: AbortSignal;
@@ -28,12 +34,18 @@ export interface RecordOptions {
 }
 
 const SKIPPED_BY_DEFAULT = new Set(['Files', 'Memory']);
-const PENDING = Symbol('pending');
-type Slot = (v: SnapshotValue | undefined) => void;
-interface Job {
-  path: string;
-  depth: number;
-  place: Slot;
+const TIME_UP = Symbol('time up');
+/**
+ * Collections up to this many items are explored two levels deep (the items come with their
+ * members: one call for a list of entities); bigger ones one level, their items explored one by one,
+ * so no single answer grows past a few megabytes.
+ */
+const EXPAND_ITEMS_UP_TO = 1000;
+
+interface Outcome {
+  job: Job;
+  node?: ExploreNode;
+  error?: unknown;
 }
 
 export async function recordSnapshot(remote: ExileProvider, options: RecordOptions = {}): Promise<SnapshotDocument> {
@@ -43,12 +55,21 @@ export async function recordSnapshot(remote: ExileProvider, options: RecordOptio
 class Recorder {
   private readonly depth: number;
   private readonly items: number;
-  private readonly signal: AbortSignal;
-  private readonly typeCache = new Map<string, TypeInfo | null>();
-  private readonly types = new Map<string, TypeInfo>();
-  private readonly identities = new Map<string, number>();
+  private readonly concurrency: number;
+  private readonly budget: RecordBudget;
+  private readonly calls = new AbortController();
+  private readonly types: TypeBook;
+  private readonly identities: Identities;
   private readonly queue: Job[] = [];
-  private calls = 0;
+  private readonly outcomes = new Map<number, Outcome>();
+  private inFlight = 0;
+  /** Calls to the HUD under way (jobs and type look-ups), and those waiting for a place. */
+  private calling = 0;
+  private readonly waiting: Array<() => void> = [];
+  private dispatched = 0;
+  private built = 0;
+  private readonly graph: GraphBuilder;
+  private lastPath = '';
 
   constructor(
     private readonly remote: ExileProvider,
@@ -56,206 +77,205 @@ class Recorder {
   ) {
     this.depth = options.depth ?? 8;
     this.items = Math.min(options.items ?? 10_000, 10_000);
-    this.signal = options.signal ?? new AbortController().signal;
+    this.concurrency = Math.max(1, options.concurrency ?? 8);
+    this.budget = new RecordBudget(options);
+    // Every call listens on the recording's signal; `concurrency` of them at a time.
+    setMaxListeners(this.concurrency + 8, this.calls.signal);
+    this.types = new TypeBook((name) => (this.budget.spent() ? undefined : this.explore(`type:${name}`, 0)));
+    this.identities = new Identities((type) => this.types.bases(type));
+    this.graph = new GraphBuilder(this.identities, this.types, this.budget, (job) => this.queue.push(job), options.logger);
   }
 
   async run(): Promise<SnapshotDocument> {
-    const available = await this.listRoots();
+    const signal = this.options.signal;
+    const cancel = () => this.calls.abort(signal!.reason);
+    signal?.addEventListener('abort', cancel, { once: true });
+    const timer = setTimeout(() => {
+      this.budget.expire();
+      this.calls.abort(TIME_UP);
+    }, this.budget.maxSeconds * 1000);
+    timer.unref();
+    try {
+      return await this.record();
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  private async record(): Promise<SnapshotDocument> {
+    const listed = await this.listRoots();
+    const available = listed.map((r) => r.name);
     const wanted = this.options.roots ?? available.filter((r) => !SKIPPED_BY_DEFAULT.has(r));
     const unknown = wanted.filter((r) => !available.includes(r));
     if (unknown.length > 0)
       throw new ToolError(`unknown root ${unknown.join(', ')}: the HUD serves ${available.join(', ')}`, { code: 'INVALID_ARGUMENT' });
     const roots: Record<string, SnapshotValue> = {};
-    for (const name of wanted) this.queue.push({ path: name, depth: this.depth, place: (v) => v !== undefined && (roots[name] = v) });
+    for (const r of listed) {
+      const job: Job = {
+        path: r.name,
+        type: r.type ?? 'Object',
+        text: typeof r.value === 'string' ? r.value : undefined,
+        depth: this.depth,
+        place: (v) => v !== undefined && (roots[r.name] = v),
+        ancestors: [],
+        collection: typeof r.count === 'number',
+        count: r.count,
+      };
+      this.identities.addRoot(job, wanted.includes(r.name) ? 'recorded' : SKIPPED_BY_DEFAULT.has(r.name) ? 'skipped' : 'elsewhere');
+      if (wanted.includes(r.name)) this.queue.push(job);
+    }
     await this.drain();
-    for (const glob of this.options.types ?? []) await this.recordMatchingTypes(glob);
-    dropUnusedIds(roots);
+    this.identities.redirect(roots);
+    for (const glob of this.options.types ?? []) if (!this.budget.spent()) await this.recordMatchingTypes(glob);
+    this.options.progress?.({ progress: 100, total: 100, message: `done: ${this.budget.calls} calls, ${this.budget.objects} objects` });
     return {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       recordedAt: new Date().toISOString(),
-      source: { recorder: 'mcphost exile:snapshot', roots: wanted, depth: this.depth, ...this.options.source },
+      source: {
+        recorder: 'mcphost exile:snapshot',
+        roots: wanted,
+        depth: this.depth,
+        ...this.budget.header(),
+        complete: this.graph.cut === undefined,
+        ...(this.graph.cut ? { cut: this.graph.cut } : {}),
+        ...(this.graph.depthLimited > 0 ? { depthLimited: this.graph.depthLimited } : {}),
+        ...this.options.source,
+      },
       roots,
-      types: Object.fromEntries([...this.types].sort(([a], [b]) => a.localeCompare(b))),
+      types: Object.fromEntries([...this.types.recorded].sort(([a], [b]) => a.localeCompare(b))),
     };
   }
 
-  private async explore(target: string, depth = 1): Promise<unknown> {
-    if (this.signal.aborted)
-      throw this.signal.reason instanceof Error ? this.signal.reason : new ToolError('recording cancelled', { code: 'CANCELLED' });
-    this.calls++;
-    return unwrapResult(await this.remote.explore({ target, depth, includePrivate: true, limit: this.items }, { signal: this.signal }));
+  /** One explore call; at most `concurrency` are under way, whoever makes them. */
+  private async explore(target: string, depth: number): Promise<unknown> {
+    if (this.calling >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.calling++;
+    try {
+      if (this.calls.signal.aborted) throw this.abortReason();
+      this.budget.calls++;
+      const args = { target, depth, includePrivate: true, limit: this.items };
+      return unwrapResult(await this.remote.explore(args, { signal: this.calls.signal }));
+    } finally {
+      this.calling--;
+      this.waiting.shift()?.();
+    }
   }
 
-  private async listRoots(): Promise<string[]> {
+  private abortReason(): unknown {
+    const reason = this.calls.signal.reason;
+    if (reason === TIME_UP) return TIME_UP;
+    return reason instanceof Error ? reason : new ToolError('recording cancelled', { code: 'CANCELLED' });
+  }
+
+  private async listRoots(): Promise<Array<ExploreNode & { name: string }>> {
     const answer = (await this.explore('', 0)) as { members?: ExploreNode[]; roots?: Array<string | ExploreNode> } | string[];
     const list = Array.isArray(answer) ? answer : (answer.members ?? answer.roots ?? []);
-    const names = list
-      .filter((r) => typeof r === 'string' || r.available !== false)
-      .map((r) => (typeof r === 'string' ? r : (r.name ?? '')));
-    return names.filter(Boolean).length > 0 ? names.filter(Boolean) : [...HUD_ROOTS];
+    const nodes = list
+      .map((r) => (typeof r === 'string' ? { name: r } : r))
+      .filter((r): r is ExploreNode & { name: string } => r.available !== false && typeof r.name === 'string' && r.name !== '');
+    return nodes.length > 0 ? nodes : HUD_ROOTS.map((name) => ({ name }));
   }
 
-  /** Breadth-first: a batch of jobs explored in parallel, then built in queue order (deterministic ids). */
-  private async drain(): Promise<void> {
-    const concurrency = Math.max(1, this.options.concurrency ?? 4);
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, concurrency);
-      const answers = await Promise.all(
-        batch.map((job) =>
-          this.explore(job.path).then(
-            (node) => ({ node }),
-            (error: unknown) => ({ error }),
-          ),
-        ),
-      );
-      for (let i = 0; i < batch.length; i++) {
-        const job = batch[i];
-        const answer = answers[i];
-        if ('error' in answer) {
-          if ((answer.error as ToolError)?.code === 'UNAVAILABLE' || this.signal.aborted) throw answer.error;
-          this.options.logger?.warn(`skipped ${job.path}: ${(answer.error as Error).message}`);
-          job.place(undefined);
-          continue;
+  /** Runs the queue: up to `concurrency` explores in flight, outcomes built in queue order. */
+  private drain(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let failed = false;
+      const fail = (error: unknown) => {
+        failed = true;
+        this.calls.abort(error);
+        reject(error);
+      };
+      const pump = () => {
+        if (failed) return;
+        while (this.queue.length > 0 && this.inFlight < this.concurrency) {
+          const reason = this.budget.spent();
+          if (reason) {
+            this.cutQueue(reason);
+            break;
+          }
+          this.dispatch(this.queue.shift()!, () => {
+            try {
+              this.buildReady();
+            } catch (error) {
+              return fail(error);
+            }
+            pump();
+          });
         }
-        const node = answer.node as ExploreNode;
-        await this.ensureTypes([node.type, ...(node.members ?? []).map((m) => m.type), ...(node.items ?? []).map((m) => m.type)]);
-        job.place(this.build(node, job));
-      }
-      this.options.progress?.({ progress: this.calls, total: this.calls + this.queue.length, message: batch[batch.length - 1].path });
-    }
+        if (this.inFlight === 0 && this.queue.length === 0) resolve();
+      };
+      pump();
+    });
   }
 
-  private build(node: ExploreNode, job: Job): SnapshotValue {
-    const type = node.type ?? 'Object';
-    if (typeof node.count === 'number') return this.collection(node, type, job);
-    if (!Array.isArray(node.members)) return this.leaf(node, job.path, job.depth, () => undefined, true) as SnapshotValue;
-    const address = node.members.find((m) => m.name === 'Address')?.value;
-    let id: number | undefined;
-    if (typeof address === 'number' && address !== 0) {
-      const key = `${type}@${address}`;
-      const seen = this.identities.get(key);
-      if (seen !== undefined) return { $ref: seen };
-      id = this.identities.size + 1;
-      this.identities.set(key, id);
-    }
-    const obj: Record<string, unknown> = { $type: type };
-    if (id !== undefined) obj.$id = id;
-    if (typeof node.value === 'string') obj.$value = node.value;
-    for (const m of node.members) {
-      if (m.available === false || !m.name) continue;
-      if (!/^[A-Za-z_]\w*$/.test(m.name)) {
-        this.options.logger?.debug(`skipped ${job.path}.${m.name}: not reachable by a path`);
-        continue;
-      }
-      const name = m.name;
-      const v = this.leaf(m, `${job.path}.${name}`, job.depth - 1, (x) => (x === undefined ? delete obj[name] : setOwn(obj, name, x)));
-      setOwn(obj, name, v === PENDING ? null : v);
-    }
-    return obj as SnapshotValue;
-  }
-
-  private collection(node: ExploreNode, type: string, job: Job): SnapshotValue {
-    const items = node.items ?? [];
-    const isDict = items.some((it) => it.key !== undefined) || (items.length === 0 && /Dictionary|Lookup|Map</.test(type));
-    const out: Record<string, unknown> = { $type: type };
-    if (items.length < node.count!) out.$count = node.count;
-    if (isDict) {
-      const entries: Array<[unknown, unknown]> = [];
-      for (const it of items) {
-        const key = it.key as string | number | boolean;
-        const entry: [unknown, unknown] = [key, null];
-        const path = `${job.path}[${typeof key === 'string' ? JSON.stringify(key) : String(key)}]`;
-        const v = this.leaf(it, path, job.depth - 1, (x) => (entry[1] = x ?? null));
-        if (v !== PENDING) entry[1] = v;
-        entries.push(entry);
-      }
-      out.$entries = entries;
-    } else {
-      const values: unknown[] = [];
-      items.forEach((it, i) => {
-        const slot = values.length;
-        values.push(null);
-        const v = this.leaf(it, `${job.path}[${it.index ?? i}]`, job.depth - 1, (x) => (values[slot] = x ?? null));
-        if (v !== PENDING) values[slot] = v;
+  private dispatch(job: Job, done: () => void): void {
+    const seq = this.dispatched++;
+    this.inFlight++;
+    this.explore(job.path, job.collection && (job.count ?? 0) <= EXPAND_ITEMS_UP_TO ? 2 : 1)
+      .then(async (answer) => {
+        const node = answer as ExploreNode;
+        await this.types.ensure(typesIn(node));
+        this.outcomes.set(seq, { job, node });
+      })
+      .catch((error: unknown) => this.outcomes.set(seq, { job, error }))
+      .finally(() => {
+        this.inFlight--;
+        done();
       });
-      out.$values = values;
-    }
-    return out as SnapshotValue;
   }
 
-  /** A member or item as the HUD summarised it; objects and collections are queued for their own explore. */
-  private leaf(node: ExploreNode, path: string, depth: number, place: Slot, explored = false): SnapshotValue | typeof PENDING {
-    const declared = node.type ?? 'Object';
-    const info = this.typeOf(declared);
-    const queue = (stub: SnapshotValue): SnapshotValue | typeof PENDING => {
-      if (explored || depth <= 0) return stub;
-      this.queue.push({ path, depth, place });
-      return PENDING;
-    };
-    if (typeof node.count === 'number')
-      return queue({
-        $type: info?.type ?? declared,
-        $count: node.count,
-        [/Dictionary|Lookup|Map</.test(declared) ? '$entries' : '$values']: [],
-      } as SnapshotValue);
-    const value = node.value;
-    if (value === undefined || value === null) return null;
-    if (typeof value === 'object' && !Array.isArray(value))
-      return structFrom(value as Record<string, unknown>, declared, (n) => this.typeOf(n));
-    if (info?.kind === 'enum' && (typeof value === 'string' || typeof value === 'number')) return enumFrom(value, info);
-    if (typeof value === 'string' && !isTextType(declared) && (info === undefined ? lookupWorthy(declared) : info.kind !== 'enum')) {
-      return queue({ $type: info?.type ?? declared, $value: value, $truncated: true });
-    }
-    return value as SnapshotValue;
-  }
-
-  private typeOf(name: string): TypeInfo | undefined {
-    return this.typeCache.get(name) ?? undefined;
-  }
-
-  /** Fetches type metadata for names not yet looked up, then their base types. */
-  private async ensureTypes(names: Array<string | undefined>): Promise<void> {
-    let todo = [...new Set(names.filter(lookupWorthy))].filter((n) => !this.typeCache.has(n));
-    const inFlight = Math.max(1, this.options.concurrency ?? 4);
-    while (todo.length > 0) {
-      const found: Array<TypeInfo | undefined> = [];
-      for (let i = 0; i < todo.length; i += inFlight) {
-        const batch = todo.slice(i, i + inFlight);
-        found.push(...(await Promise.all(batch.map((n) => this.explore(`type:${n}`, 0).then(normalizeTypeInfo, () => undefined)))));
-      }
-      const bases: string[] = [];
-      todo.forEach((name, i) => {
-        const info = found[i];
-        this.typeCache.set(name, info ?? null);
-        if (!info) return;
-        this.typeCache.set(info.type, info);
-        this.types.set(info.type, info);
-        if (info.baseType) bases.push(info.baseType);
-        for (const m of info.members ?? []) if (info.kind === 'struct') bases.push(m.type);
+  private buildReady(): void {
+    for (let outcome = this.outcomes.get(this.built); outcome; outcome = this.outcomes.get(this.built)) {
+      this.outcomes.delete(this.built++);
+      const { job, node, error } = outcome;
+      this.lastPath = job.path;
+      if (node) job.place(this.graph.build(node, job));
+      else this.failed(job, error);
+      this.options.progress?.({
+        progress: this.budget.percent(),
+        total: 100,
+        message: `${this.budget.calls} calls, ${this.budget.objects} objects · ${this.lastPath}`,
       });
-      todo = [...new Set(bases.filter(lookupWorthy))].filter((n) => !this.typeCache.has(n));
     }
+  }
+
+  private failed(job: Job, error: unknown): void {
+    if (error === TIME_UP || (this.calls.signal.aborted && this.calls.signal.reason === TIME_UP))
+      return this.graph.cutJob(job, 'maxSeconds');
+    if ((error as ToolError)?.code === 'UNAVAILABLE' || this.options.signal?.aborted) throw error;
+    this.options.logger?.warn(`skipped ${job.path}: ${(error as Error).message}`);
+    job.place(job.id !== undefined ? this.graph.stub(job) : undefined);
+  }
+
+  private cutQueue(reason: CutReason): void {
+    for (const job of this.queue.splice(0)) this.graph.cutJob(job, reason);
   }
 
   private async recordMatchingTypes(glob: string): Promise<void> {
-    const answer = (await this.explore(`search:${glob}`, 0)) as { types?: Array<{ type?: string }> };
-    await this.ensureTypes((answer.types ?? []).map((t) => t.type));
+    let answer: { types?: Array<{ type?: string }> };
+    try {
+      answer = (await this.explore(`search:${glob}`, 0)) as typeof answer;
+    } catch (error) {
+      if (error === TIME_UP) return;
+      if ((error as ToolError)?.code === 'UNAVAILABLE' || this.options.signal?.aborted) throw error;
+      this.options.logger?.warn(`skipped --types ${glob}: ${(error as Error).message}`);
+      return;
+    }
+    await this.types.ensure((answer.types ?? []).map((t) => t.type));
   }
 }
 
-/** Removes `$id`s nothing refers to, so ids mark only shared or circular objects. */
-function dropUnusedIds(roots: Record<string, SnapshotValue>): void {
-  const used = new Set<unknown>();
-  const withId: Array<Record<string, unknown>> = [];
-  const walk = (v: unknown) => {
-    if (v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) return v.forEach(walk);
-    const o = v as Record<string, unknown>;
-    if ('$ref' in o) return void used.add(o.$ref);
-    if (o.$id !== undefined) withId.push(o);
-    for (const [k, x] of Object.entries(o)) if (k !== '$type') walk(x);
+/** The type names an answer mentions: itself, its members and items, and theirs (collections come two levels deep). */
+function typesIn(node: ExploreNode): string[] {
+  const out: string[] = [];
+  const walk = (n: ExploreNode, level: number) => {
+    if (n.type) out.push(n.type);
+    if (level === 0) return;
+    for (const m of n.members ?? []) walk(m, level - 1);
+    for (const m of n.items ?? []) walk(m, level - 1);
   };
-  walk(roots);
-  for (const o of withId) if (!used.has(o.$id)) delete o.$id;
+  walk(node, 2);
+  return out;
 }

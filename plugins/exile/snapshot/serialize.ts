@@ -16,7 +16,7 @@ export interface SerializeContext {
 }
 
 export function serialize(v: Value, depth: number, ctx: SerializeContext, ancestors: ObjectValue[] = []): unknown {
-  ctx.cap.add();
+  ctx.cap.add(typeof v === 'string' ? v : undefined);
   ctx.budget.tick();
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : formatNumber(v);
@@ -38,15 +38,23 @@ export function serialize(v: Value, depth: number, ctx: SerializeContext, ancest
     return n < v.count ? { count: v.count, items, truncated: true } : { count: v.count, items };
   }
   const o = v as ObjectValue;
-  if (depth <= 0 || o.$truncated) return toText(o, ctx.snapshot);
+  // A struct is a value, not a reference: the HUD writes it whole at any depth ({ X, Y, Z }, never
+  // its ToString() text), and it cannot contain itself, so only the answer cap bounds it.
+  const struct = !o.$truncated && ctx.snapshot.isStruct(o.$type);
+  if (!struct && (depth <= 0 || o.$truncated)) return counted(toText(o, ctx.snapshot), ctx);
   if (ancestors.includes(o)) return `<circular: ${toText(o, ctx.snapshot)}>`;
   const out: Record<string, unknown> = {};
   const inner = [...ancestors, o];
-  for (const key of memberKeys(o)) setOwn(out, key, serialize(o[key] as Value, depth - 1, ctx, inner));
+  for (const key of memberKeys(o)) setOwn(out, key, serialize(o[key] as Value, Math.max(depth - 1, 0), ctx, inner));
   return out;
 }
 
-/** A struct's fields as a plain object (the HUD shows struct values inline, e.g. Position). */
+/** A struct's fields as a plain object (the HUD shows struct values inline, e.g. Position), in full. */
 export function structValue(o: ObjectValue, ctx: SerializeContext): unknown {
-  return isObject(o) ? serialize(o, 3, ctx) : o;
+  return isObject(o) ? serialize(o, 0, ctx) : o;
+}
+
+function counted(text: string, ctx: SerializeContext): string {
+  ctx.cap.add(text);
+  return text;
 }

@@ -1,19 +1,30 @@
-// The exile plugin in remote mode against the fake HUD, through the real `mcphost call` and
-// `mcphost serve`: arguments validated and completed locally, results passed through unchanged.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The exile plugin in remote mode against the fake HUD (a real HTTP server process), through the
+// host in-process: `mcphost call`'s path (callInProcess), `mcphost serve`'s (serveInProcess, the
+// official SDK client), and `doctor`'s. Arguments are validated and completed locally, results pass
+// through unchanged. The real binary is exercised once per transport in snapshot-e2e.test.ts.
 import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { runCli } from '../../helpers/cli.js';
-import { connectStdio, type StdioSession } from '../../helpers/mcp.js';
+import { doctorReport } from '../../../src/app/inspect.ts';
+import { isolatedEnv } from '../../helpers/cli.js';
+import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { freePort, journalLines, textOf, waitFor, writeConfig } from '../../upstream/helpers.js';
 import { startHud, type FakeHud } from '../../fixtures/exile-hud/start.js';
+
+const flag = (name: string, value: string) => ({ name, value, text: `--${name}` });
+const text = (outcome: { result: { content: unknown[] } }) => (outcome.result.content[0] as { text: string }).text;
 
 describe('exile (remote mode)', () => {
   const tmp = tempDir();
   const journal = path.join(tmp.dir, 'hud.log');
   let hud: FakeHud;
   const calls = () => journalLines(journal).filter((l) => !l.startsWith('eval cancelled'));
+  const call = (
+    tool: string,
+    args: Record<string, unknown>,
+    options: { cwd?: string; env?: Record<string, string | undefined>; flags?: any[] } = {},
+  ) => callInProcess({ cwd: options.cwd ?? tmp.dir, env: options.env, plugin: 'exile', tool, args, flags: options.flags });
 
   beforeAll(async () => {
     hud = await startHud({ journal });
@@ -21,47 +32,44 @@ describe('exile (remote mode)', () => {
   });
   afterAll(() => hud?.stop());
 
-  it('answers `mcphost call exile eval --expr "Player.Position"`', async () => {
-    const result = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Position'], { cwd: tmp.dir });
-    expect(result).toMatchObject({ exitCode: 0 });
-    expect(JSON.parse(result.stdout)).toEqual({ X: 100.5, Y: 200.3, Z: 0 });
-    // The default depth was applied before forwarding.
+  it('answers `mcphost call exile eval --expr "Player.Position"`, with the default depth filled in', async () => {
+    const outcome = await call('eval', { expr: 'Player.Position' });
+    expect(outcome.error).toBeUndefined();
+    expect(JSON.parse(text(outcome))).toEqual({ X: 100.5, Y: 200.3, Z: 0 });
     expect(calls().at(-1)).toBe('eval {"expr":"Player.Position","depth":2}');
   });
 
   it('takes the HUD address from EXILE_URL or --url', async () => {
     const elsewhere = tempDir();
-    const viaEnv = await runCli(['call', 'exile', 'eval', '--expr', 'Player.GetComponent<Life>().CurHP'], {
-      cwd: elsewhere.dir,
-      env: { ...process.env, HOME: elsewhere.dir, EXILE_URL: hud.url },
-    });
-    expect(viaEnv.stdout).toBe('4523');
-    const viaFlag = await runCli(['call', 'exile', 'eval', '--expr', 'Entities[2].RenderName', '--url', hud.url], { cwd: elsewhere.dir });
-    expect(viaFlag.stdout).toBe('"Town Portal"');
+    const viaEnv = await call(
+      'eval',
+      { expr: 'Player.GetComponent<Life>().CurHP' },
+      { cwd: elsewhere.dir, env: isolatedEnv(elsewhere.dir, { EXILE_URL: hud.url }) },
+    );
+    expect(text(viaEnv)).toBe('4523');
+    const viaFlag = await call('eval', { expr: 'Entities[2].RenderName' }, { cwd: elsewhere.dir, flags: [flag('url', hud.url)] });
+    expect(text(viaFlag)).toBe('"Town Portal"');
   });
 
   it('rejects bad arguments locally, naming the field, without calling the HUD', async () => {
     const before = calls().length;
-    const tooDeep = await runCli(['call', 'exile', 'eval', '--expr', 'Player', '--depth', '99'], { cwd: tmp.dir });
-    expect(tooDeep.exitCode).toBe(1);
-    expect(tooDeep.stderr).toMatch(/depth: expected number to be <=10/);
-    const missing = await runCli(['call', 'exile', 'query', '--where', 'IsHostile'], { cwd: tmp.dir });
-    expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toMatch(/from/);
+    const tooDeep = await call('eval', { expr: 'Player', depth: 99 });
+    expect(tooDeep.error).toMatchObject({ kind: 'invalid_arguments', message: expect.stringMatching(/depth: expected number to be <=10/) });
+    const missing = await call('query', { where: 'IsHostile' });
+    expect(missing.error).toMatchObject({ kind: 'invalid_arguments', message: expect.stringMatching(/from/) });
     expect(calls().length).toBe(before);
   });
 
   it('passes the HUD’s errors through', async () => {
-    const result = await runCli(['call', 'exile', 'eval', '--expr', 'Nobody.Position'], { cwd: tmp.dir });
-    expect(result.exitCode).toBe(5);
-    expect(result.stderr).toContain('unknown root "Nobody"');
+    const outcome = await call('eval', { expr: 'Nobody.Position' });
+    expect(outcome.error).toMatchObject({ kind: 'tool_error', message: expect.stringContaining('unknown root "Nobody"') });
   });
 
   describe('served over MCP', () => {
-    let session: StdioSession;
+    let session: InProcessSession;
     let direct: Client;
     beforeAll(async () => {
-      session = await connectStdio([], { cwd: tmp.dir });
+      session = await serveInProcess({ cwd: tmp.dir });
       direct = new Client({ name: 'direct', version: '1' });
       await direct.connect(new StreamableHTTPClientTransport(new URL(hud.url)));
     });
@@ -94,14 +102,7 @@ describe('exile (remote mode)', () => {
         [
           'query',
           { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName, Distance }' },
-          {
-            from: 'Entities',
-            where: 'Distance < 50',
-            orderBy: 'Distance',
-            select: 'new { RenderName, Distance }',
-            take: 100,
-            skip: 0,
-          },
+          { from: 'Entities', where: 'Distance < 50', orderBy: 'Distance', select: 'new { RenderName, Distance }', take: 100, skip: 0 },
         ],
         ['eval', { expr: 'Player?.GetComponent<Life>()?.MaxHP' }, { expr: 'Player?.GetComponent<Life>()?.MaxHP', depth: 2 }],
       ];
@@ -123,38 +124,35 @@ describe('exile (remote mode)', () => {
 
   it('cancels the HUD call when plugins.exile.timeoutMs runs out', async () => {
     const dir = tempDir();
-    // Long enough for a loaded machine to connect first; the call itself never ends on its own.
     writeConfig(dir.dir, { plugins: { exile: { url: hud.url, timeoutMs: 1500 } } });
-    const result = await runCli(['call', 'exile', 'eval', '--expr', 'Wait(20000)'], { cwd: dir.dir });
-    expect(result.exitCode).toBe(5);
-    expect(result.stderr).toMatch(/timed out after 1500 ms/);
+    const outcome = await call('eval', { expr: 'Wait(20000)' }, { cwd: dir.dir });
+    expect(outcome.error).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/timed out after 1500 ms/) });
     expect(journalLines(journal)).toContain('eval {"expr":"Wait(20000)","depth":2}');
     await waitFor(() => journalLines(journal).includes('eval cancelled'), 'the HUD to see the cancel');
   });
 
-  it('says what to start when the HUD is not running', async () => {
+  it('says what to start when the HUD is not running, and doctor agrees', async () => {
     const dir = tempDir();
     const port = await freePort();
     writeConfig(dir.dir, { plugins: { exile: { url: `http://127.0.0.1:${port}/mcp` } } });
-    const result = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Position'], { cwd: dir.dir });
-    expect(result.exitCode).toBe(4);
-    expect(result.stderr.replace(/\s*›\s*/g, ' ')).toContain(
+    const outcome = await call('eval', { expr: 'Player.Position' }, { cwd: dir.dir });
+    expect(outcome.error?.kind).toBe('unavailable');
+    expect(outcome.error?.message).toContain(
       `ExileApi HUD not reachable at http://127.0.0.1:${port}/mcp: start Path of Exile with ExileApi and its MCP server plugin, or set plugins.exile.snapshot`,
     );
-    const doctor = await runCli(['doctor'], { cwd: dir.dir });
-    expect(doctor.exitCode).toBe(4);
-    expect(doctor.stdout).toContain('✖ exile');
-    const up = await runCli(['doctor'], { cwd: tmp.dir });
-    expect(up.stdout).toContain(`✔ exile 0.1.0 HUD exile-api-mcp 1.0.0 is up at ${hud.url}`);
+    const down = await doctorReport({ cwd: dir.dir, env: isolatedEnv(dir.dir) as NodeJS.ProcessEnv });
+    expect(down.plugins).toMatchObject([{ name: 'exile', ok: false }]);
+    const up = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir) as NodeJS.ProcessEnv });
+    expect(up.plugins).toMatchObject([{ name: 'exile', ok: true, message: `HUD exile-api-mcp 1.0.0 is up at ${hud.url}` }]);
   });
 
   it('does not contact the HUD when a snapshot is configured', async () => {
     const dir = tempDir();
     const before = calls().length;
     writeConfig(dir.dir, { plugins: { exile: { url: hud.url, snapshot: 'recorded.json' } } });
-    const result = await runCli(['call', 'exile', 'eval', '--expr', 'Player.Position'], { cwd: dir.dir });
-    expect(result.exitCode).not.toBe(0);
-    expect(result.stderr.replace(/\s*›\s*/g, '')).toContain(path.join(dir.dir, 'recorded.json'));
+    const outcome = await call('eval', { expr: 'Player.Position' }, { cwd: dir.dir });
+    expect(outcome.error?.kind).toBe('unavailable');
+    expect(outcome.error?.message).toContain(path.join(dir.dir, 'recorded.json'));
     expect(calls().length).toBe(before);
   });
 });

@@ -29,9 +29,9 @@ describe('recordSnapshot', () => {
     const original = parseSnapshot(fixtureText());
     const doc = await recordSnapshot(asHud(fixtureProvider()), { depth: 12, types: ['*'], logger: quiet });
     const recorded = parseSnapshot(JSON.parse(JSON.stringify(doc)));
-    const graph = canonical(recorded) as Record<string, any>;
+    const graph = canonical(recorded, { shortEmpty: true }) as Record<string, any>;
     expect(graph.Entities.items).toHaveLength(entitiesOf(rawFixture()).length);
-    expect(graph).toEqual(canonical(original));
+    expect(graph).toEqual(canonical(original, { shortEmpty: true }));
     expect(Object.fromEntries(recorded.types)).toEqual(Object.fromEntries(original.types));
     expect(doc).toMatchObject({ format: 'mcphost-exile-snapshot', version: 1, source: { depth: 12 } });
   });
@@ -96,7 +96,7 @@ describe('recordSnapshot', () => {
     expect(updates.length).toBeGreaterThan(0);
     expect(updates.map((u) => u.progress)).toEqual([...updates.map((u) => u.progress)].sort((a, b) => a - b));
     expect(updates.every((u) => u.total !== undefined && u.total >= u.progress)).toBe(true);
-    expect(updates[0].message).toBe('IngameState');
+    expect(updates[0].message).toMatch(/IngameState$/);
     await expect(recordSnapshot(fixtureProvider(), { roots: ['Player', 'Nope'] })).rejects.toThrow(
       /unknown root Nope: the HUD serves GameController, Player/,
     );

@@ -180,9 +180,10 @@ describe('eval on a snapshot', () => {
     expect(await t.eval('Player._cacheComp["Life"]')).toBe(life.Address);
   });
 
-  it('shows objects to the requested depth', async () => {
+  it('shows objects to the requested depth, and structs in full at any depth as the live HUD does', async () => {
     const shallow = await t.eval('Player', 1);
-    expect(shallow.Position).toBe(`<${[player.Position.X, player.Position.Y, player.Position.Z].join(', ')}>`);
+    expect(shallow.Position).toEqual(vector(player.Position));
+    expect(await t.eval('Player.Position', 0)).toEqual(vector(player.Position));
     expect(shallow.Components).toEqual({ count: player.Components.$entries.length });
     const deeper = await t.eval('Player', 2);
     expect(deeper.Position).toEqual(vector(player.Position));

@@ -243,7 +243,9 @@ function numeric(node: Node, env: Env): { fn: Inner; float: () => boolean } {
       const b = right.fn(s) as Value;
       const fb = right.float();
       float = fa || fb;
-      return arithmetic(op, a, b, !float, env.snapshot, pos);
+      const r = arithmetic(op, a, b, !float, env.snapshot, pos);
+      if (typeof r === 'string') env.budget.text(r.length, "operator '+'");
+      return r;
     };
     return { fn, float: () => float };
   }

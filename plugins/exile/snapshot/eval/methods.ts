@@ -32,7 +32,7 @@ export function callMethod(target: Value, call: CallSite, scope: Scope, env: Env
         break;
     }
   }
-  if (typeof target === 'string') return stringMethod(target, call, arg);
+  if (typeof target === 'string') return stringMethod(target, call, arg, env);
   if (isCollection(target)) return collectionMethod(target, call, scope, env);
   if (isObject(target) && (name === 'GetComponent' || name === 'HasComponent') && call.typeArgs.length === 1 && args.length === 0) {
     const c = getComponent(target, call.typeArgs[0], env.snapshot, pos, `${name}<${call.typeArgs[0]}>()`);
@@ -67,7 +67,7 @@ function intArg(v: Value, call: CallSite): number {
   throw new ExprError(`${call.name} needs an integer argument, got ${typeLabel(v)}`, call.pos);
 }
 
-function stringMethod(s: string, call: CallSite, arg: (i: number) => Value): Value {
+function stringMethod(s: string, call: CallSite, arg: (i: number) => Value, env: Env): Value {
   switch (call.name) {
     case 'Contains':
       need(1, call);
@@ -84,17 +84,24 @@ function stringMethod(s: string, call: CallSite, arg: (i: number) => Value): Val
     case 'ToUpper':
     case 'ToUpperInvariant':
       need(0, call);
-      return s.toUpperCase();
+      return built(s.toUpperCase(), call, env);
     case 'ToLower':
     case 'ToLowerInvariant':
       need(0, call);
-      return s.toLowerCase();
+      return built(s.toLowerCase(), call, env);
     case 'Trim':
       need(0, call);
       return s.trim();
-    case 'Replace':
+    case 'Replace': {
       need(2, call);
-      return s.split(stringArg(arg(0), call)).join(stringArg(arg(1), call));
+      const from = stringArg(arg(0), call);
+      const to = stringArg(arg(1), call);
+      if (from === '') throw new ExprError('Replace: the string to replace is empty', call.pos);
+      const parts = s.split(from);
+      // Measured before joining: a 10-character string replaced 7 times over is 100 M characters.
+      env.budget.text(s.length + (parts.length - 1) * (to.length - from.length), 'Replace');
+      return parts.join(to);
+    }
     case 'Substring': {
       need([1, 2], call);
       const start = intArg(arg(0), call);
@@ -108,6 +115,18 @@ function stringMethod(s: string, call: CallSite, arg: (i: number) => Value): Val
     `String has no method ${call.name} taking ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`,
     call.pos,
   );
+}
+
+/** A string a method made, counted against the call's limits. */
+function built(text: string, call: CallSite, env: Env): string {
+  env.budget.text(text.length, call.name);
+  return text;
+}
+
+/** A collection a method made, counted against the call's limits. */
+function list(type: string, items: Value[], call: CallSite, env: Env): ListValue {
+  env.budget.items(items.length, call.name);
+  return new ListValue(type, items);
 }
 
 function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env): Value {
@@ -169,20 +188,20 @@ function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env)
       return items.some((el) => equals(el, call.args[0](scope), env.snapshot, pos, false));
     case 'Where':
       need(1, call);
-      return new ListValue('IEnumerable', items.filter(pred()));
+      return list('IEnumerable', items.filter(pred()), call, env);
     case 'Select':
       need(1, call);
-      return new ListValue('IEnumerable', items.map(selector()));
+      return list('IEnumerable', items.map(selector()), call, env);
     case 'Take':
     case 'Skip': {
       need(1, call);
       const n = Math.max(0, intArg(call.args[0](scope), call));
-      return new ListValue('IEnumerable', name === 'Take' ? items.slice(0, n) : items.slice(n));
+      return list('IEnumerable', name === 'Take' ? items.slice(0, n) : items.slice(n), call, env);
     }
     case 'ToList':
     case 'ToArray':
       need(0, call);
-      return new ListValue(c.type, items);
+      return list(c.type, items, call, env);
     case 'OrderBy':
     case 'OrderByDescending': {
       need(1, call);
@@ -190,9 +209,11 @@ function collectionMethod(c: Collection, call: CallSite, scope: Scope, env: Env)
       const keyed = items.map((el) => ({ el, k: key(el) }));
       const sign = name === 'OrderBy' ? 1 : -1;
       keyed.sort((a, b) => sign * orderCompare(a.k, b.k, pos));
-      return new ListValue(
+      return list(
         'IEnumerable',
         keyed.map((x) => x.el),
+        call,
+        env,
       );
     }
     case 'Sum':

@@ -160,11 +160,14 @@ export function formatNumber(n: number): string {
   return String(n).replace('e', 'E');
 }
 
-/** System.Numerics vectors print as `<1, 2, 3>`. */
+/** System.Numerics vectors print as `<1, 2, 3>`, SharpDX's (ExileApi 2020) as `X:1 Y:2 Z:3`. */
 function vectorText(o: ObjectValue): string | undefined {
-  if (!o.$type?.startsWith('System.Numerics.Vector')) return undefined;
-  const parts = ['X', 'Y', 'Z', 'W'].filter((k) => typeof o[k] === 'number').map((k) => formatNumber(o[k] as number));
-  return parts.length > 0 ? `<${parts.join(', ')}>` : undefined;
+  const numerics = o.$type?.startsWith('System.Numerics.Vector');
+  if (!numerics && !o.$type?.startsWith('SharpDX.Vector')) return undefined;
+  const axes = ['X', 'Y', 'Z', 'W'].filter((k) => typeof o[k] === 'number');
+  if (axes.length === 0) return undefined;
+  if (!numerics) return axes.map((k) => `${k}:${formatNumber(o[k] as number)}`).join(' ');
+  return `<${axes.map((k) => formatNumber(o[k] as number)).join(', ')}>`;
 }
 
 /** Stable within a snapshot (it cannot equal the live process's value). */

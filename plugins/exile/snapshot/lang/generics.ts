@@ -4,6 +4,11 @@
 import type { Token } from './lexer.js';
 
 const isPunct = (t: Token, value: string) => t.kind === 'punct' && t.value === value;
+/**
+ * Tokens a type-argument list may span. Without a bound, `a<a<a<…` (each `<` scanned to the end)
+ * takes quadratic time; real ones (`GetComponent<Life>`, `M<A.B, List<C>>`) are a few tokens.
+ */
+const MAX_TYPE_ARG_TOKENS = 64;
 
 /** Type arguments starting at `tokens[at]` (a `<`), and the index of the `(` after them. */
 export function scanTypeArgs(tokens: Token[], at: number): { args: string[]; next: number } | undefined {
@@ -11,7 +16,7 @@ export function scanTypeArgs(tokens: Token[], at: number): { args: string[]; nex
   let current = '';
   let nested = 0;
   let j = at + 1;
-  for (; j < tokens.length; j++) {
+  for (; j < tokens.length && j - at <= MAX_TYPE_ARG_TOKENS; j++) {
     const t = tokens[j];
     if (t.kind === 'ident') current += t.value;
     else if (isPunct(t, '.')) current += '.';
@@ -25,7 +30,7 @@ export function scanTypeArgs(tokens: Token[], at: number): { args: string[]; nex
       current += '>';
     } else return undefined;
   }
-  if (j >= tokens.length - 1 || !isPunct(tokens[j + 1], '(')) return undefined;
+  if (j >= tokens.length - 1 || j - at > MAX_TYPE_ARG_TOKENS || !isPunct(tokens[j + 1], '(')) return undefined;
   const args = current.split('\u0000');
   if (args.some((a) => !/^[A-Za-z_][\w.]*(<.+>)?$/.test(a) || a.endsWith('.'))) return undefined;
   return { args, next: j + 1 };

@@ -1,0 +1,14 @@
+// Messages between the snapshot pool (pool.ts) and its evaluation threads (eval-worker.ts).
+import type { HudTool } from '../remote.js';
+
+export interface PoolRequest {
+  id: number;
+  tool: HudTool;
+  args: unknown;
+  /** One Int32 the main thread sets to 1 to stop the call (cancel, timeout). */
+  cancel: SharedArrayBuffer;
+}
+
+/** id 0 answers the load: `ok: 'ready'`, or the error that kept the snapshot from loading. */
+export type PoolReply =
+  { id: number; ok: unknown } | { id: number; error: { message: string; code?: string | number; data?: unknown; name?: string } };
