@@ -5,7 +5,7 @@
 // it last listed stay listed (kept in the cache folder across runs) and answer what to start.
 import * as z from 'zod';
 import { defineBackend, type Backend, type BackendContext, type HealthReport } from '../../src/backend/index.js';
-import { UpstreamClient, createMirror, type Mirror } from '../../src/kit/index.js';
+import { UpstreamClient, checkUpstream, createMirror, healthWaitMs, type Mirror } from '../../src/kit/index.js';
 import {
   answered,
   busy,
@@ -26,9 +26,6 @@ const configSchema = z.object({
 });
 
 type Config = z.output<typeof configSchema>;
-
-/** A health check waits this long for the editor: 4 s in doctor (the host allows 5 s), 1 s for serve's /health. */
-const healthWaitMs = (ctx: BackendContext) => (ctx.serving ? 1_000 : 4_000);
 
 /** -32601: the editor's /mcp does not implement the method (the seed's older builds serve resources on /-/ only). */
 const notOffered = (error: unknown) => (error as { code?: unknown })?.code === -32601;
@@ -80,24 +77,11 @@ export default function unreal(): Backend<Config> {
     return up;
   }
 
-  /**
-   * An MCP round trip (ping, or initialize when not connected) and the tools listed for the count,
-   * both within the health wait: the editor answers one request at a time, so a long tool holds both.
-   */
+  /** The round trip the tools go through; the editor answers one request at a time, so a long tool holds it. */
   async function roundTrip(ctx: BackendContext<Config>) {
     const { client, mirror } = ensure(ctx);
-    let timer: NodeJS.Timeout | undefined;
-    const ms = healthWaitMs(ctx);
-    const trip = async () =>
-      (await client.probe(ms)) &&
-      client.state === 'connected' &&
-      mirror.tools(ctx).then(
-        () => true,
-        () => true,
-      );
-    const ok = await Promise.race([trip(), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
-    clearTimeout(timer);
-    return { ok: ok && client.state === 'connected', status: client.status(), tools: mirror.toolCount() };
+    const { answered } = await checkUpstream(client, mirror, ctx);
+    return { ok: answered && client.state === 'connected', status: client.status(), tools: mirror.toolCount() };
   }
 
   return defineBackend<Config>({

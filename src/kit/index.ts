@@ -11,6 +11,7 @@ export { UpstreamClient, describeError } from '../upstream/client.js';
 export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from '../upstream/client.js';
 export { createMirror, globMatcher, templateVariables } from '../upstream/mirror.js';
 export type { Mirror, MirrorOptions } from '../upstream/mirror.js';
+export { checkUpstream, healthWaitMs } from '../upstream/health.js';
 export { silentLogger } from '../lib/logger.js';
 export { formatIssueLines, issueLines } from '../lib/zod-issues.js';
 export type { IssueLine } from '../lib/zod-issues.js';
