@@ -45,7 +45,7 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
   }
   resolved.overrides.push(...settings);
   const loaded = configureBackend(imported, resolved);
-  const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts });
+  const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts, limits: resolved.config.limits });
   try {
     const tool = await registry.findLocalTool(request.plugin, request.tool);
     return { registry, tool, settings, remaining };
