@@ -3,6 +3,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
 import type { ProgressUpdate } from '../backend/types.js';
 import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
+import { capText, clampTimeout } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 
 export interface ServerInfo {
@@ -12,8 +13,6 @@ export interface ServerInfo {
 
 /** `_meta` key a client may set on tools/call to override the tool's timeout (milliseconds). */
 export const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
-
-const PROGRESS_SETTLE_MS = 10;
 
 export function instructionsFor(registry: Registry): string {
   const lines = registry.hosts.map((h) => `- ${h.name}: ${h.backend.description}`);
@@ -49,10 +48,11 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args, _meta } = request.params;
     const token = ctx.mcpReq._meta?.progressToken ?? _meta?.progressToken;
-    // The result must not overtake the last progress notification: the SDK client handles a
-    // notification one microtask after reading it but a response at once, and forgets the progress
-    // handler with the response. So every notification is written first, and when there were any,
-    // the response waits a few milliseconds so it does not share a read with the last one.
+    // Every progress notification is written before the response (what the protocol asks). Whether
+    // a client then shows the last one is up to it: the SDK client (2.4) runs a notification's
+    // handler a microtask after reading it but a response's at once, and the response forgets the
+    // progress handler, so a notification read in the same chunk as the response is dropped
+    // (modelcontextprotocol/typescript-sdk#2580). No server-side wait can prevent that on a pipe.
     const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
@@ -62,16 +62,14 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
               ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined),
             );
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
+    // Clamped to what setTimeout can wait: 2^31 ms would otherwise fire at once.
     try {
       const outcome = await registry.callTool(name, args ?? {}, {
         signal: ctx.mcpReq.signal,
         onProgress,
-        timeoutMs: Number.isFinite(requested) && requested > 0 ? requested : undefined,
+        timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
       });
-      if (sent.length > 0) {
-        await Promise.all(sent);
-        await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
-      }
+      await Promise.all(sent);
       return outcome.result as never;
     } catch (error) {
       throw toProtocolError(error);
@@ -129,10 +127,11 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
 
 function toProtocolError(error: unknown): Error {
   if (error instanceof ProtocolError) return error;
+  const message = capText(error instanceof Error ? error.message : String(error));
   if (error instanceof UnknownNameError || error instanceof InvalidParamsError) {
-    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }
-  return new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new ProtocolError(ProtocolErrorCode.InternalError, message);
 }
 
 function dropUndefined<T extends Record<string, unknown>>(value: T): T {
