@@ -19,8 +19,16 @@ export interface GuardSettings {
 
 export type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** `origin` checks Host and Origin (every path); `token` checks the bearer token (the MCP endpoint). */
-export function createGuards(settings: GuardSettings): { origin: Guard; token: Guard } {
+export interface Guards {
+  /** Checks Host and Origin (every path); answers 403 when they fail. */
+  origin: Guard;
+  /** Checks the bearer token (the MCP endpoint); answers 401 when it fails. */
+  token: Guard;
+  /** How a request stands with the token, without answering: no token set, or it holds the right one or not. */
+  holdsToken(req: IncomingMessage): 'no-token-set' | boolean;
+}
+
+export function createGuards(settings: GuardSettings): Guards {
   // Bound to loopback, only loopback names may appear in Host; bound elsewhere, the token is what
   // protects, and Host is checked only against names the user listed.
   const hosts = isLoopback(settings.bindHost) ? [...LOOPBACK_HOSTS, ...settings.allowedHosts] : settings.allowedHosts;
@@ -28,10 +36,14 @@ export function createGuards(settings: GuardSettings): { origin: Guard; token: G
   const checkOrigin = originValidation([...LOOPBACK_HOSTS, ...settings.allowedOrigins.map(originHostname)]);
   const expected = settings.token ? Buffer.from(`Bearer ${settings.token}`) : undefined;
   const origin: Guard = (req, res) => checkHost(req, res) && checkOrigin(req, res);
+  const holdsToken = (req: IncomingMessage): 'no-token-set' | boolean => {
+    if (!expected) return 'no-token-set';
+    const given = Buffer.from(req.headers.authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   const token: Guard = (req, res) => {
     if (expected) {
-      const given = Buffer.from(req.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (holdsToken(req) !== true) {
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
         res.end(
           JSON.stringify({
@@ -45,7 +57,7 @@ export function createGuards(settings: GuardSettings): { origin: Guard; token: G
     }
     return true;
   };
-  return { origin, token };
+  return { origin, token, holdsToken };
 }
 
 /** `https://app.example:8080` → `app.example`; a bare hostname stays as it is. */

@@ -1,0 +1,171 @@
+// The HTTP server in-process on a real 127.0.0.1 socket: sessions that expire and are capped, and
+// /health behind the token, cached, without absolute paths for callers who do not hold the token.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { defineBackend } from '../../src/backend/index.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { Registry } from '../../src/registry/registry.js';
+import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/server/http.js';
+
+const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
+
+/** A backend whose health check counts its runs and names an absolute path, as godot's names its docDir. */
+function probe() {
+  const state = { checks: 0 };
+  const backend = defineBackend({
+    name: 'probe',
+    version: '1.0.0',
+    description: 'counts health checks',
+    tools: [{ name: 'hello', description: 'says hello', input: z.object({}), handler: () => 'hello' }],
+    health: () => {
+      state.checks++;
+      return {
+        ok: true,
+        message: 'index at /home/someone/games/.cache/godot-index.json is fresh',
+        detail: { docDir: '/home/someone/godot/doc' },
+      };
+    },
+  });
+  return { backend, state };
+}
+
+const open: Array<{ serving: HttpServing; registry: Registry }> = [];
+afterEach(async () => {
+  for (const { serving, registry } of open.splice(0)) {
+    await serving.close();
+    await registry.close();
+  }
+});
+
+async function serve(settings: Partial<HttpSettings> = {}) {
+  const { backend, state } = probe();
+  const registry = await Registry.create(
+    [{ name: 'probe', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
+    {
+      logger: silentLogger,
+      timeouts,
+    },
+  );
+  const clock = { now: 1_000_000 };
+  const serving = await serveOnHttp(
+    registry,
+    { name: 'mcphost', version: '9.9.9' },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      allowedOrigins: [],
+      allowedHosts: [],
+      maxBodyBytes: 4 * 1024 * 1024,
+      sessionIdleMs: 60_000,
+      maxSessions: 1000,
+      ...settings,
+    },
+    silentLogger,
+    { now: () => clock.now },
+  );
+  open.push({ serving, registry });
+  return { serving, state, clock };
+}
+
+const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** What an abandoning client sends: initialize, and nothing after (no GET stream, no DELETE). */
+async function initialize(url: string): Promise<string> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+    }),
+  });
+  expect(res.status).toBe(200);
+  await res.text();
+  return res.headers.get('mcp-session-id')!;
+}
+
+async function ping(url: string, session: string): Promise<number> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...json, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
+  await res.text();
+  return res.status;
+}
+
+describe('HTTP sessions', () => {
+  it('keeps at most maxSessions when clients initialize and never come back, closing the longest idle first', async () => {
+    const { serving } = await serve({ maxSessions: 20 });
+    const ids: string[] = [];
+    let most = 0;
+    for (let i = 0; i < 200; i++) {
+      ids.push(await initialize(serving.url));
+      most = Math.max(most, serving.sessionCount());
+    }
+    expect(most).toBe(20);
+    expect(await ping(serving.url, ids[0])).toBe(404);
+    expect(await ping(serving.url, ids[179])).toBe(404);
+    expect(await ping(serving.url, ids[180])).toBe(200);
+    // Used just now, ids[180] is no longer the longest idle: the next newcomer closes ids[181].
+    await initialize(serving.url);
+    expect(await ping(serving.url, ids[180])).toBe(200);
+    expect(await ping(serving.url, ids[181])).toBe(404);
+  });
+
+  it('closes a session idle for sessionIdleMs, and keeps one that is used or has its stream open', async () => {
+    const { serving, clock } = await serve({ sessionIdleMs: 30 * 60_000 });
+    const idle = await initialize(serving.url);
+    const used = await initialize(serving.url);
+    const client = new Client({ name: 'listener', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
+    // The SDK client keeps a GET stream open for notifications once initialized.
+    await expect.poll(() => serving.sessionCount()).toBe(3);
+    clock.now += 20 * 60_000;
+    expect(await ping(serving.url, used)).toBe(200);
+    clock.now += 20 * 60_000;
+    expect(await ping(serving.url, idle)).toBe(404);
+    expect(await ping(serving.url, used)).toBe(200);
+    expect((await client.callTool({ name: 'probe_hello', arguments: {} })).content).toEqual([{ type: 'text', text: 'hello' }]);
+    expect(serving.sessionCount()).toBe(2);
+    await client.close();
+  });
+});
+
+describe('/health', () => {
+  const health = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url.replace('/mcp', '/health'), { headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+  it('answers a caller without the token with liveness only, and the token holder with everything', async () => {
+    const { serving } = await serve({ token: 'open-sesame' });
+    expect(await health(serving.url)).toEqual({ status: 200, body: { live: true } });
+    expect(await health(serving.url, { authorization: 'Bearer wrong' })).toEqual({ status: 200, body: { live: true } });
+    const full = await health(serving.url, { authorization: 'Bearer open-sesame' });
+    expect(full.body).toMatchObject({
+      ok: true,
+      name: 'mcphost',
+      version: '9.9.9',
+      backends: { probe: { ok: true, detail: { docDir: '/home/someone/godot/doc' } } },
+    });
+  });
+
+  it('discloses no absolute path when no token is set', async () => {
+    const { serving } = await serve();
+    const { body } = await health(serving.url);
+    expect(body.backends.probe).toEqual({ ok: true, state: 'idle', message: 'index at …/godot-index.json is fresh' });
+    expect(JSON.stringify(body)).not.toContain('/home/');
+  });
+
+  it('runs each backend check once for 500 requests within the cache period, and again after it', async () => {
+    const { serving, state, clock } = await serve();
+    const answers = await Promise.all(Array.from({ length: 500 }, () => health(serving.url)));
+    expect(answers.every((a) => a.status === 200 && a.body.ok === true)).toBe(true);
+    expect(state.checks).toBe(1);
+    clock.now += 5_000;
+    await health(serving.url);
+    expect(state.checks).toBe(2);
+  });
+});
