@@ -19,7 +19,19 @@ export function instructionsFor(registry: Registry): string {
   return `mcphost serves these backends; tool names start with the backend name.\n${lines.join('\n')}`;
 }
 
-export function createServer(registry: Registry, info: ServerInfo, instructions = instructionsFor(registry)): Server {
+export interface ServerOptions {
+  /**
+   * After a call that sent progress, ping the client and answer only once it replied (2025-era
+   * stdio): see the tools/call handler.
+   */
+  confirmProgress?: boolean;
+}
+
+/** How long a client gets to answer that ping before the response goes out anyway. */
+const CONFIRM_PROGRESS_MS = 1_000;
+
+export function createServer(registry: Registry, info: ServerInfo, options: ServerOptions = {}): Server {
+  const instructions = instructionsFor(registry);
   const server = new Server(
     { name: info.name, version: info.version },
     {
@@ -48,11 +60,14 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args, _meta } = request.params;
     const token = ctx.mcpReq._meta?.progressToken ?? _meta?.progressToken;
-    // Every progress notification is written before the response (what the protocol asks). Whether
-    // a client then shows the last one is up to it: the SDK client (2.4) runs a notification's
-    // handler a microtask after reading it but a response's at once, and the response forgets the
-    // progress handler, so a notification read in the same chunk as the response is dropped
-    // (modelcontextprotocol/typescript-sdk#2580). No server-side wait can prevent that on a pipe.
+    // Every progress notification is written before the response (what the protocol asks). That is
+    // not enough for the SDK client (1.x and 2.4) over stdio: it runs a notification's handler a
+    // microtask after reading it but a response's at once, and the response forgets the progress
+    // handler, so the last notification, read in the same chunk as the response, is dropped
+    // (modelcontextprotocol/typescript-sdk#2580; 45 of 50 calls without a wait). No delay fixes a
+    // pipe, but a ping does: the client answers it only after handling what it read before it, so
+    // once the pong is back every notification was delivered. Pings exist only in the 2025 era;
+    // over HTTP each SSE event is read on its own, and nothing needs confirming.
     const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
@@ -70,6 +85,9 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
         timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
       });
       await Promise.all(sent);
+      if (options.confirmProgress && sent.length > 0) {
+        await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
+      }
       return outcome.result as never;
     } catch (error) {
       throw toProtocolError(error);

@@ -16,8 +16,8 @@ export interface StdioServing {
 export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logger): StdioServing {
   const unsubscribers: Array<() => void> = [];
   const handle = serveStdio(
-    () => {
-      const server = createServer(registry, info);
+    ({ era }) => {
+      const server = createServer(registry, info, { confirmProgress: era === 'legacy' });
       unsubscribers.push(attachListChanged(registry, server));
       return server;
     },
