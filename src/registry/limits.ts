@@ -34,20 +34,38 @@ export const MAX_ERROR_CHARS = 16 * 1024;
 
 /** Why `value` is too large to check, or undefined when it is within the argument bounds. */
 export function argumentsTooLarge(value: unknown): string | undefined {
-  const tooMany = `the arguments hold more than ${MAX_ARGUMENT_VALUES.toLocaleString('en')} values (keys and elements); send fewer`;
+  return tooManyValues(value, ['the arguments hold', 'the arguments nest', 'them'], MAX_ARGUMENT_VALUES, MAX_ARGUMENT_DEPTH);
+}
+
+/**
+ * The same bound for a whole JSON-RPC message, checked where it is read, before the SDK validates
+ * it (zod walking 300,000 keys took seconds): a little looser, so that what passes the argument
+ * check always passes this one.
+ */
+export function messageTooLarge(value: unknown): string | undefined {
+  return tooManyValues(value, ['the message holds', 'the message nests', 'it'], MAX_ARGUMENT_VALUES + 1_000, MAX_ARGUMENT_DEPTH + 8);
+}
+
+function tooManyValues(
+  value: unknown,
+  [holds, nests, them]: [string, string, string],
+  maxValues: number,
+  maxDepth: number,
+): string | undefined {
+  const tooMany = `${holds} more than ${maxValues.toLocaleString('en')} values (keys and elements); send fewer`;
   let values = 1;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (item === null || typeof item !== 'object') continue;
-    if (depth >= MAX_ARGUMENT_DEPTH) return `the arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels; flatten them`;
+    if (depth >= maxDepth) return `${nests} deeper than ${maxDepth} levels; flatten ${them}`;
     if (Array.isArray(item)) {
       values += item.length;
-      if (values > MAX_ARGUMENT_VALUES) return tooMany;
+      if (values > maxValues) return tooMany;
       for (const child of item) stack.push([child, depth + 1]);
     } else {
       for (const key in item) {
-        if (++values > MAX_ARGUMENT_VALUES) return tooMany;
+        if (++values > maxValues) return tooMany;
         stack.push([(item as Record<string, unknown>)[key], depth + 1]);
       }
     }

@@ -12,7 +12,8 @@ import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createHealth } from './health.js';
 import { SessionTable } from './sessions.js';
-import { clampTimeout } from '../registry/limits.js';
+import { clampTimeout, messageTooLarge } from '../registry/limits.js';
+import { requestId } from './stdio-transport.js';
 
 export interface HttpSettings {
   host: string;
@@ -134,6 +135,9 @@ export async function serveOnHttp(
         return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
       if (Array.isArray(body) && body.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: empty batch');
+      // Counted before the SDK validates it: zod walking 300,000 keys would hold every client for seconds.
+      const tooLarge = messageTooLarge(body);
+      if (tooLarge) return jsonError(res, 400, -32600, `Invalid Request: ${tooLarge}`, requestId(body));
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
@@ -175,7 +179,7 @@ export async function serveOnHttp(
   };
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonError(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

@@ -148,6 +148,16 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Please order soup.' } }]);
     });
 
+    it('refuses a call with 300,000 argument keys as it reads the line, and keeps serving', async () => {
+      const args: Record<string, unknown> = {};
+      for (let i = 0; i < 300_000; i++) args[`k${i}`] = 1;
+      await expect(s.client.callTool({ name: 'kitchen_add', arguments: args })).rejects.toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('the message holds more than 101,000 values (keys and elements); send fewer'),
+      });
+      expect((await s.client.callTool({ name: 'kitchen_add', arguments: { a: 1, b: 1 } })).structuredContent).toEqual({ sum: 2 });
+    });
+
     if (era === 'legacy') {
       it('answers lines that are not JSON-RPC with an error instead of dropping them, and keeps serving', async () => {
         const from = s.transport.lines.length;

@@ -135,6 +135,21 @@ describe('HTTP sessions', () => {
   });
 });
 
+describe('hostile messages', () => {
+  it('refuses a call with 300,000 argument keys where the body is read, before the SDK validates it, and keeps serving', async () => {
+    const { serving } = await serve();
+    const client = new Client({ name: 'hostile', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < 300_000; i++) args[`k${i}`] = 1;
+    await expect(client.callTool({ name: 'probe_hello', arguments: args })).rejects.toThrow(
+      'Invalid Request: the message holds more than 101,000 values (keys and elements); send fewer',
+    );
+    expect((await client.callTool({ name: 'probe_hello', arguments: {} })).content).toEqual([{ type: 'text', text: 'hello' }]);
+    await client.close();
+  });
+});
+
 describe('/health', () => {
   const health = (url: string, headers: Record<string, string> = {}) =>
     fetch(url.replace('/mcp', '/health'), { headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
