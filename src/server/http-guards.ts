@@ -76,15 +76,28 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/**
+ * The request body as text, refused past `limit`. A body too large is still read to its end (and
+ * thrown away, up to four times the limit) before the refusal: a client cut off in mid-upload sees
+ * a broken pipe instead of the 413.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLargeError(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const discardUpTo = 4 * limit;
+  if (Number.isFinite(declared) && declared > discardUpTo) return Promise.reject(new BodyTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
+      if (size > discardUpTo) {
+        req.destroy();
+        reject(new BodyTooLargeError(limit));
+      }
+    });
+    req.once('end', () => (size > limit ? reject(new BodyTooLargeError(limit)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.once('error', reject);
+  });
 }

@@ -150,6 +150,18 @@ describe('hostile messages', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('answers a 5 MiB body with 413 once it has been sent, rather than cutting the upload off', async () => {
+    const { serving } = await serve();
+    const id = await initialize(serving.url);
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } });
+    const res = await fetch(serving.url, { method: 'POST', headers: { ...json, 'mcp-session-id': id }, body: big });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.message).toBe('request body exceeds 4194304 bytes');
+    expect(await ping(serving.url, id)).toBe(200);
+  });
+});
+
 describe('/health', () => {
   const health = (url: string, headers: Record<string, string> = {}) =>
     fetch(url.replace('/mcp', '/health'), { headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
