@@ -162,6 +162,22 @@ describe('request bodies', () => {
   });
 });
 
+describe('bearer token', () => {
+  it('requires the token on /mcp when one is set', async () => {
+    const { serving } = await serve({ token: 'open-sesame' });
+    const post = (headers: Record<string, string>) =>
+      fetch(serving.url, { method: 'POST', headers: { ...json, ...headers }, body: '{}' }).then((r) => r.status);
+    expect(await post({})).toBe(401);
+    expect(await post({ authorization: 'Bearer wrong' })).toBe(401);
+    const client = new Client({ name: 'holder', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: 'Bearer open-sesame' } } }),
+    );
+    expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['probe_hello']);
+    await client.close();
+  });
+});
+
 describe('/health', () => {
   const health = (url: string, headers: Record<string, string> = {}) =>
     fetch(url.replace('/mcp', '/health'), { headers }).then(async (r) => ({ status: r.status, body: await r.json() }));
