@@ -1,60 +1,61 @@
-// GET /health. Checks are shared: one check of every backend serves all requests for `cacheMs`
-// (a backend's health may start a process, so 500 requests must not mean 500 checks). Who may see
-// what: with a token set, a caller without it gets a bare liveness answer; without a token, the
-// report leaves out each backend's `detail` and shortens absolute paths in its messages; only a
-// caller holding the token sees everything.
+// GET /health. A backend's health may start processes (pob's ran luajit twice), so a check is
+// shared and reused: concurrent requests wait for the one in flight, and a finished check answers
+// for 50 times as long as it took, up to 2 s. However often /health is asked, checks then take at
+// most ~2% of the time; a check that costs nothing (a status read) is still fresh on every request.
+// Who sees what: with a token set, a caller without it gets a bare liveness answer; without a
+// token, the report has every absolute path cut to its last part; only the token holder sees them.
+import type { BackendHost } from '../registry/backend-host.js';
 import type { Registry } from '../registry/registry.js';
 import type { ServerInfo } from './mcp-server.js';
 
 export type HealthAccess = 'full' | 'redacted' | 'liveness';
 
-type Reports = Awaited<ReturnType<Registry['health']>>;
+type Report = Awaited<ReturnType<BackendHost['health']>>;
 
 export interface HealthOptions {
-  /** How long one check of the backends answers /health (default 5 s). */
-  cacheMs?: number;
   now?: () => number;
 }
 
-export const HEALTH_CACHE_MS = 5_000;
+/** A check answers for this many times its own duration… */
+export const HEALTH_REUSE_FACTOR = 50;
+/** …and never longer than this. */
+export const HEALTH_MAX_REUSE_MS = 2_000;
 
 export function createHealth(registry: Registry, info: ServerInfo, options: HealthOptions = {}) {
-  const cacheMs = options.cacheMs ?? HEALTH_CACHE_MS;
   const now = options.now ?? Date.now;
-  let cached: { at: number; reports: Promise<Reports> } | undefined;
+  const checks = new Map<BackendHost, { report: Promise<Report>; until: number }>();
 
-  const reports = (): Promise<Reports> => {
-    if (!cached || now() - cached.at >= cacheMs) {
-      const at = now();
-      const pending = registry.health();
-      cached = { at, reports: pending };
-      // A check that failed outright is not kept.
-      pending.catch(() => {
-        if (cached?.reports === pending) cached = undefined;
-      });
-    }
-    return cached.reports;
+  const check = (host: BackendHost): Promise<Report> => {
+    const last = checks.get(host);
+    if (last && now() < last.until) return last.report;
+    const started = now();
+    const entry = { report: host.health(), until: Number.POSITIVE_INFINITY };
+    checks.set(host, entry);
+    void entry.report.then(
+      () => (entry.until = now() + Math.min(HEALTH_MAX_REUSE_MS, HEALTH_REUSE_FACTOR * (now() - started))),
+      () => checks.get(host) === entry && checks.delete(host),
+    );
+    return entry.report;
   };
 
   return async function answer(access: HealthAccess): Promise<Record<string, unknown>> {
     if (access === 'liveness') return { live: true };
-    const backends = await reports();
+    const backends = Object.fromEntries(await Promise.all(registry.hosts.map(async (h) => [h.name, await check(h)] as const)));
     const ok = Object.values(backends).every((b) => b.ok);
-    const shown =
-      access === 'full'
-        ? backends
-        : Object.fromEntries(
-            Object.entries(backends).map(([name, { ok, state, message }]) => [
-              name,
-              { ok, state, ...(message !== undefined && { message: shortenPaths(message) }) },
-            ]),
-          );
-    return { ok, name: info.name, version: info.version, backends: shown };
+    return { ok, name: info.name, version: info.version, backends: access === 'full' ? backends : withoutPaths(backends) };
   };
 }
 
 // An absolute path: `/a/b` not preceded by a word character, `:` or `/` (so URLs keep theirs), or `C:\a\b`.
 const ABSOLUTE_PATH = /(?<![\w:/.~-])(?:\/[^\s/'"`,;()]+)+\/?|\b[A-Za-z]:\\[^\s'"`,;()]*/g;
+
+/** A copy of `value` with the absolute paths in its strings cut to their last part. */
+function withoutPaths<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return shortenPaths(value) as T;
+  if (value === null || typeof value !== 'object' || depth > 16) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutPaths(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutPaths(v, depth + 1)])) as T;
+}
 
 /** Absolute paths in `text` cut to their last part: "…/doc". */
 export function shortenPaths(text: string): string {

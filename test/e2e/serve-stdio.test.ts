@@ -112,7 +112,7 @@ for (const era of ['legacy', 'modern'] as const) {
             readFileSync(s.journal, 'utf8')
               .split('\n')
               .filter((l) => l === 'slow:aborted:CancelledError').length,
-          { timeout: 3000 },
+          { timeout: 10_000 },
         )
         .toBe(before + 1);
     });

@@ -1,5 +1,6 @@
 // The HTTP server in-process on a real 127.0.0.1 socket: sessions that expire and are capped, and
-// /health behind the token, cached, without absolute paths for callers who do not hold the token.
+// /health behind the token, its checks shared and reused, without absolute paths for callers who do
+// not hold the token.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -10,9 +11,12 @@ import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/serv
 
 const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
 
-/** A backend whose health check counts its runs and names an absolute path, as godot's names its docDir. */
-function probe() {
-  const state = { checks: 0 };
+/**
+ * A backend whose health check counts its runs, names an absolute path (as godot's names its
+ * docDir), and takes `costMs` on the test's clock (as pob's two luajit runs took real time).
+ */
+function probe(clock: { now: number }) {
+  const state = { checks: 0, costMs: 0 };
   const backend = defineBackend({
     name: 'probe',
     version: '1.0.0',
@@ -20,6 +24,7 @@ function probe() {
     tools: [{ name: 'hello', description: 'says hello', input: z.object({}), handler: () => 'hello' }],
     health: () => {
       state.checks++;
+      clock.now += state.costMs;
       return {
         ok: true,
         message: 'index at /home/someone/games/.cache/godot-index.json is fresh',
@@ -39,7 +44,8 @@ afterEach(async () => {
 });
 
 async function serve(settings: Partial<HttpSettings> = {}) {
-  const { backend, state } = probe();
+  const clock = { now: 1_000_000 };
+  const { backend, state } = probe(clock);
   const registry = await Registry.create(
     [{ name: 'probe', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
     {
@@ -47,7 +53,6 @@ async function serve(settings: Partial<HttpSettings> = {}) {
       timeouts,
     },
   );
-  const clock = { now: 1_000_000 };
   const serving = await serveOnHttp(
     registry,
     { name: 'mcphost', version: '9.9.9' },
@@ -137,11 +142,13 @@ describe('HTTP sessions', () => {
 
 describe('hostile messages', () => {
   it('refuses a call with 300,000 argument keys where the body is read, before the SDK validates it, and keeps serving', async () => {
+    // Built first: client and server share this process, and a long pause here would let the
+    // server close the kept-alive socket the client is about to reuse.
+    const args: Record<string, unknown> = {};
+    for (let i = 0; i < 300_000; i++) args[`k${i}`] = 1;
     const { serving } = await serve();
     const client = new Client({ name: 'hostile', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
-    const args: Record<string, unknown> = {};
-    for (let i = 0; i < 300_000; i++) args[`k${i}`] = 1;
     await expect(client.callTool({ name: 'probe_hello', arguments: args })).rejects.toThrow(
       'Invalid Request: the message holds more than 101,000 values (keys and elements); send fewer',
     );
@@ -198,17 +205,40 @@ describe('/health', () => {
   it('discloses no absolute path when no token is set', async () => {
     const { serving } = await serve();
     const { body } = await health(serving.url);
-    expect(body.backends.probe).toEqual({ ok: true, state: 'idle', message: 'index at …/godot-index.json is fresh' });
+    expect(body.backends.probe).toEqual({
+      ok: true,
+      state: 'idle',
+      message: 'index at …/godot-index.json is fresh',
+      detail: { docDir: '…/doc' },
+    });
     expect(JSON.stringify(body)).not.toContain('/home/');
   });
 
-  it('runs each backend check once for 500 requests within the cache period, and again after it', async () => {
+  it('runs a costly check once for 500 requests, reusing it for 50 times its cost up to 2 s', async () => {
     const { serving, state, clock } = await serve();
+    state.costMs = 30; // two process starts
     const answers = await Promise.all(Array.from({ length: 500 }, () => health(serving.url)));
     expect(answers.every((a) => a.status === 200 && a.body.ok === true)).toBe(true);
     expect(state.checks).toBe(1);
-    clock.now += 5_000;
+    for (let i = 0; i < 100; i++) await health(serving.url);
+    expect(state.checks).toBe(1);
+    clock.now += 1_499;
+    await health(serving.url);
+    expect(state.checks).toBe(1);
+    clock.now += 1;
     await health(serving.url);
     expect(state.checks).toBe(2);
+    state.costMs = 1_000;
+    clock.now += 2_000;
+    await health(serving.url);
+    clock.now += 1_999;
+    await health(serving.url);
+    expect(state.checks).toBe(3);
+  });
+
+  it('runs a check that costs nothing on every request, so /health shows a change at once', async () => {
+    const { serving, state } = await serve();
+    for (let i = 0; i < 5; i++) await health(serving.url);
+    expect(state.checks).toBe(5);
   });
 });
