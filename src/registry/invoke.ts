@@ -54,6 +54,8 @@ export async function runTool(tool: PublishedTool, args: unknown, options: CallO
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => undefined);
+    // Cancelled (or timed out) before it started: the handler is not started at all.
+    if (controller.signal.aborted) throw controller.signal.reason;
     const ctx = tool.host.callContext(controller.signal, progress);
     const work =
       tool.host.state === 'running'

@@ -174,6 +174,23 @@ describe('answers', () => {
   });
 });
 
+describe('cancellation', () => {
+  it('does not start a handler whose call was cancelled before it began', async () => {
+    const registry = await Registry.create(
+      [{ name: 'big', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
+      {
+        logger: silentLogger,
+        timeouts: { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 },
+      },
+    );
+    const before = ran.length;
+    const outcome = await registry.callTool('big_echo', { message: 'late' }, { signal: AbortSignal.abort('gave up') });
+    expect(outcome.error).toMatchObject({ kind: 'cancelled', message: 'tool big_echo was cancelled: gave up' });
+    expect(ran.length).toBe(before);
+    await registry.close();
+  });
+});
+
 describe('timeouts', () => {
   it('clamps a client timeout of 2^31 ms to what setTimeout can wait instead of timing out at once', async () => {
     const client = await connect();
