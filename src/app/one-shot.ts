@@ -59,7 +59,7 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
     else remaining.push(flag);
   }
   const loaded = configureBackend(imported, resolved, settings);
-  const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts });
+  const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts, limits: resolved.config.limits });
   try {
     const tool = await registry.findLocalTool(target.plugin, target.tool).catch(async (error: unknown) => {
       if (request.plugin || !(error instanceof UnknownNameError)) throw error;

@@ -104,6 +104,11 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   if (configFailure) throw configFailure;
   if (failures.length > 0 && (options.strict || loaded.length === 0)) throw failures[0];
   for (const failure of failures) logger.warn(failure.message);
-  const registry = await Registry.create(loaded, { logger, timeouts: resolved.config.timeouts, serving: options.serving });
+  const registry = await Registry.create(loaded, {
+    logger,
+    timeouts: resolved.config.timeouts,
+    limits: resolved.config.limits,
+    serving: options.serving,
+  });
   return { ...opened, registry, loaded, failures };
 }

@@ -5,8 +5,12 @@ import { CommandFailure, Exit } from '../cli/exit-codes.js';
 import { openHost } from '../app/open.js';
 import { isLoopback } from '../server/http-guards.js';
 import { serveOnHttp } from '../server/http.js';
+import { createLogger } from '../lib/logger.js';
 import { installShutdown } from '../server/lifecycle.js';
 import { serveOnStdio } from '../server/stdio.js';
+
+/** The shutdown deadline until the config says otherwise (timeouts.shutdownMs's default). */
+const DEFAULT_SHUTDOWN_MS = 2_000;
 
 export default class Serve extends HostCommand {
   static override summary = 'Serve the chosen backends over MCP (stdio by default, or Streamable HTTP).';
@@ -36,9 +40,12 @@ export default class Serve extends HostCommand {
     if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
 
+    // Signals are handled from here on: one that arrives while backends start still stops them.
+    const shutdown = installShutdown({ logger: createLogger({ level: 'warn' }), deadlineMs: DEFAULT_SHUTDOWN_MS });
     const { registry, logger, resolved } = await openHost(
       this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides, serving: true }),
     );
+    shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
     const http = resolved.config.http;
     if (transport === 'http' && !isLoopback(http.host) && !http.token) {
       await registry.close();
@@ -56,20 +63,11 @@ export default class Serve extends HostCommand {
         throw listenFailure(error, http.host, http.port) ?? error;
       });
       logger.info(`serving ${names} on ${serving.url}`);
-      installShutdown({
-        logger,
-        deadlineMs: resolved.config.timeouts.shutdownMs,
-        close: () => serving.close().then(() => registry.close()),
-      });
+      shutdown.ready(() => serving.close().then(() => registry.close()));
     } else {
       const serving = serveOnStdio(registry, info, logger);
       logger.info(`serving ${names} on stdio`);
-      installShutdown({
-        logger,
-        deadlineMs: resolved.config.timeouts.shutdownMs,
-        close: () => serving.close().then(() => registry.close()),
-        alsoOn: serving.closed,
-      });
+      shutdown.ready(() => serving.close().then(() => registry.close()), serving.closed);
     }
     // run() returns; the open server (or stdin) keeps the process alive until shutdown.
   }

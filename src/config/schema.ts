@@ -70,6 +70,8 @@ export const hostConfigSchema = z.strictObject({
         .int()
         .positive()
         .default(4 * 1024 * 1024),
+      sessionIdleMs: positiveMs.default(30 * 60_000).describe('a 2025-era session idle this long is closed'),
+      maxSessions: z.number().int().positive().default(1000).describe('sessions kept at once; the longest idle is closed first'),
     })
     .prefault({}),
   timeouts: z
@@ -86,6 +88,16 @@ export const hostConfigSchema = z.strictObject({
     .describe(
       "caches (the godot index, an upstream's last tool list): one folder per plugin below it (default: the user's cache directory)",
     ),
+  limits: z
+    .strictObject({
+      resultBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(8 * 1024 * 1024)
+        .describe('largest tool result or resource read; a larger one is refused with "result too large"'),
+    })
+    .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
 });
 

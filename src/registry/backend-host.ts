@@ -6,6 +6,7 @@ import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
 import path from 'node:path';
 import { TimeoutError } from './errors.js';
+import { clampTimeout } from './limits.js';
 
 export type BackendState = 'idle' | 'starting' | 'running' | 'failed' | 'stopped';
 
@@ -63,7 +64,7 @@ export class BackendHost {
 
   private async runStart(): Promise<void> {
     this.state = 'starting';
-    const ms = this.options.startMs;
+    const ms = clampTimeout(this.options.startMs);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

@@ -13,7 +13,8 @@ export class UnknownNameError extends Error {
   readonly kind: 'tool' | 'prompt' | 'resource' | 'plugin';
   readonly known: string[];
   constructor(kind: UnknownNameError['kind'], name: string, known: string[] = [], hint = '') {
-    super(`unknown ${kind} ${JSON.stringify(name)}${hint}`);
+    // The name is the caller's: quoted cut short, so a 4 MB name is not echoed back.
+    super(`unknown ${kind} ${JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}…` : name)}${hint}`);
     this.name = 'UnknownNameError';
     this.kind = kind;
     this.known = known;
@@ -46,5 +47,13 @@ export class ShutdownError extends Error {
   constructor() {
     super('mcphost is shutting down');
     this.name = 'ShutdownError';
+  }
+}
+
+/** A resource read (or prompt) whose answer is above `limits.resultBytes`. */
+export class ResultTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResultTooLargeError';
   }
 }

@@ -2,12 +2,13 @@
 // caller's cancellation and shutdown, progress relayed in order, and every failure mapped to an
 // error result (never a throw).
 import type * as z from 'zod';
-import type { Logger, ProgressUpdate } from '../backend/types.js';
+import type { Logger, ProgressUpdate, ToolResult } from '../backend/types.js';
 import { isToolError } from '../backend/errors.js';
 import { issueLines } from '../lib/zod-issues.js';
 import { CancelledError, ShutdownError, TimeoutError } from './errors.js';
+import { argumentsTooLarge, capText, clampTimeout, measure, type Limits } from './limits.js';
 import { errorOutcome, resultError, toToolResult, type CallOutcome } from './result.js';
-import { argsErrorText, checkArgs } from './schemas.js';
+import { argsErrorText, checkArgs, shortLines } from './schemas.js';
 import type { CallOptions, PublishedTool } from './registry.js';
 
 export interface RunEnvironment {
@@ -16,15 +17,23 @@ export interface RunEnvironment {
   /** The host's default tool timeout. */
   toolMs: number;
   logger: Logger;
+  limits: Limits;
 }
 
 export async function runTool(tool: PublishedTool, args: unknown, options: CallOptions, env: RunEnvironment): Promise<CallOutcome> {
   if (env.shutdown.aborted) return errorOutcome('unavailable', 'SHUTTING_DOWN', new ShutdownError().message);
+  // Counted before zod walks them: 300,000 keys would otherwise cost seconds and megabytes of errors.
+  const tooLarge = argumentsTooLarge(args);
+  if (tooLarge) return errorOutcome('invalid_arguments', 'INVALID_ARGUMENTS', `Invalid arguments for tool ${tool.publicName}: ${tooLarge}`);
   const checked = checkArgs(tool.def, args);
   if (!checked.ok) {
-    return errorOutcome('invalid_arguments', 'INVALID_ARGUMENTS', argsErrorText(tool.publicName, checked.lines), { issues: checked.lines });
+    const { shown, more } = shortLines(checked.lines);
+    return errorOutcome('invalid_arguments', 'INVALID_ARGUMENTS', argsErrorText(tool.publicName, checked.lines), {
+      issues: shown,
+      ...(more > 0 && { moreIssues: more }),
+    });
   }
-  const timeoutMs = options.timeoutMs ?? tool.def.timeoutMs ?? tool.host.loaded.section.timeoutMs ?? env.toolMs;
+  const timeoutMs = clampTimeout(options.timeoutMs ?? tool.def.timeoutMs ?? tool.host.loaded.section.timeoutMs ?? env.toolMs);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimeoutError(`tool ${tool.publicName}`, timeoutMs)), timeoutMs);
   const onCancel = () => controller.abort(new CancelledError(options.signal?.reason));
@@ -37,7 +46,7 @@ export async function runTool(tool: PublishedTool, args: unknown, options: CallO
     // Progress must increase with each notification; late or repeated reports are dropped.
     if (controller.signal.aborted || !options.onProgress || !(update.progress > lastProgress)) return;
     lastProgress = update.progress;
-    options.onProgress(update);
+    options.onProgress(update.message === undefined ? update : { ...update, message: capText(update.message, 1024) });
   };
   try {
     const aborted = new Promise<never>((_, reject) => {
@@ -45,19 +54,23 @@ export async function runTool(tool: PublishedTool, args: unknown, options: CallO
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
     });
     aborted.catch(() => undefined);
+    // Cancelled (or timed out) before it started: the handler is not started at all.
+    if (controller.signal.aborted) throw controller.signal.reason;
     const ctx = tool.host.callContext(controller.signal, progress);
     const work =
       tool.host.state === 'running'
         ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))
         : tool.host.ensureStarted().then(() => tool.def.handler(checked.value, ctx));
     work.catch(() => undefined);
-    const result = toToolResult(await Promise.race([work, aborted]));
+    const shaped = boundedResult(await Promise.race([work, aborted]), env.limits);
+    if (shaped.result === undefined) return errorOutcome('tool_error', 'RESULT_TOO_LARGE', `tool ${tool.publicName}: ${shaped.oversize}`);
+    const result = shaped.result;
     if (result.isError) return { result, error: resultError(result) };
     if (tool.def.output && result.structuredContent !== undefined && 'safeParse' in tool.def.output) {
       const parsed = (tool.def.output as z.ZodType).safeParse(result.structuredContent);
       if (!parsed.success) {
-        const lines = issueLines(parsed.error, result.structuredContent);
-        const detail = lines.map((l) => `${l.path}: ${l.message}`).join('; ');
+        const { shown, more } = shortLines(issueLines(parsed.error, result.structuredContent));
+        const detail = shown.map((l) => `${l.path}: ${l.message}`).join('; ') + (more > 0 ? `; and ${more} more` : '');
         return errorOutcome(
           'invalid_output',
           'INVALID_OUTPUT',
@@ -85,4 +98,27 @@ function failure(tool: PublishedTool, error: unknown, logger: Logger): CallOutco
   const message = error instanceof Error ? error.message : String(error);
   logger.debug(`tool ${tool.publicName} threw`, error);
   return errorOutcome('tool_error', 'TOOL_ERROR', message || `tool ${tool.publicName} failed`);
+}
+
+/** "result too large (N bytes, cap M): …" for an answer above the cap, else undefined. */
+export function tooLargeResult(value: unknown, limits: Limits): string | undefined {
+  const cap = limits.resultBytes;
+  // Counting stops a little past the cap: enough to name the size of one huge string exactly.
+  const stop = cap * 4;
+  const { bytes, complete } = measure(value, stop);
+  if (bytes <= cap) return undefined;
+  const size = complete ? bytes.toLocaleString('en') : `more than ${bytes.toLocaleString('en')}`;
+  return `result too large (${size} bytes, cap ${cap.toLocaleString('en')}): narrow the request (a smaller range, fewer results, a more specific query), or raise limits.resultBytes`;
+}
+
+/** A handler's value as a result, or why it is too large. The raw value is measured first, so a huge one never becomes JSON text. */
+function boundedResult(
+  value: unknown,
+  limits: Limits,
+): { result: ToolResult; oversize?: undefined } | { oversize: string; result?: undefined } {
+  const raw = tooLargeResult(value, limits);
+  if (raw) return { oversize: raw };
+  const result = toToolResult(value);
+  const shaped = tooLargeResult(result, limits);
+  return shaped ? { oversize: shaped } : { result };
 }

@@ -13,6 +13,8 @@ export function publicName(plugin: string, local: string): string {
 
 /** Up to `max` known names closest to `wanted`, for "did you mean" hints. */
 export function closest(wanted: string, known: Iterable<string>, max = 3): string[] {
+  // The distance costs length × length: a name longer than any valid one gets no hint.
+  if (wanted.length > 128) return [];
   const w = wanted.toLowerCase();
   return [...known]
     .map((k) => ({ k, d: distance(w, k.toLowerCase()) - (k.toLowerCase().includes(w) ? 2 : 0) }))

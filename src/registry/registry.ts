@@ -14,8 +14,10 @@ import type {
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
-import { RegistryError, ShutdownError, UnknownNameError } from './errors.js';
-import { runTool } from './invoke.js';
+import { InvalidParamsError, RegistryError, ResultTooLargeError, ShutdownError, UnknownNameError } from './errors.js';
+import { withDeadline } from './deadline.js';
+import { runTool, tooLargeResult } from './invoke.js';
+import { argumentsTooLarge, DEFAULT_LIMITS, type Limits } from './limits.js';
 import { closest, publicName } from './names.js';
 import { toReadContents, type CallOutcome } from './result.js';
 import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
@@ -27,6 +29,8 @@ export interface RegistryOptions {
   timeouts: { toolMs: number; startMs: number; shutdownMs: number };
   /** Serving clients that are told of list changes (`mcphost serve`): see BackendContext.serving. */
   serving?: boolean;
+  /** Answer caps (default DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
 }
 
 export interface PublishedTool {
@@ -78,6 +82,7 @@ type Listener = (kind: ListKind) => void;
 export class Registry {
   readonly hosts: BackendHost[];
   private readonly options: RegistryOptions;
+  readonly limits: Limits;
   private readonly shutdown = new AbortController();
   private snapshot?: Promise<Snapshot>;
   private readonly listeners = new Set<Listener>();
@@ -88,6 +93,7 @@ export class Registry {
 
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.hosts = loaded.map(
       (l) =>
         new BackendHost(l, {
@@ -257,6 +263,7 @@ export class Registry {
       shutdown: this.shutdown.signal,
       toolMs: this.options.timeouts.toolMs,
       logger: this.options.logger,
+      limits: this.limits,
     });
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
@@ -287,14 +294,27 @@ export class Registry {
     return plugin ? all.filter((t) => t.plugin === plugin) : all;
   }
 
-  /** Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error. */
+  /**
+   * Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error, a
+   * read past the tool timeout a TimeoutError, an answer above `limits.resultBytes` a ResultTooLargeError.
+   */
   async readResource(uri: string, options: CallOptions = {}): Promise<{ contents: ResourceContents[] }> {
+    const timeoutMs = options.timeoutMs ?? this.options.timeouts.toolMs;
+    const read = await withDeadline(`reading ${uri.slice(0, 200)}`, timeoutMs, [options.signal, this.shutdown.signal], (signal) =>
+      this.readAnswer(uri, signal),
+    );
+    const oversize = tooLargeResult(read, this.limits);
+    if (oversize) throw new ResultTooLargeError(`resource ${uri.slice(0, 200)}: ${oversize}`);
+    return read;
+  }
+
+  private async readAnswer(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
     const snap = await this.current();
     const found = await route(uri, snap.resources, snap.templates);
     if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
     const { host, def } = found.target;
     await host.ensureStarted();
-    const ctx = host.callContext(anySignal([options.signal, this.shutdown.signal]), () => undefined);
+    const ctx = host.callContext(signal, () => undefined);
     const value =
       found.kind === 'resource' ? await found.target.def.read(uri, ctx) : await found.target.def.read(uri, found.variables, ctx);
     return toReadContents(uri, def.mimeType, value);
@@ -304,7 +324,10 @@ export class Registry {
     const t = (await this.current()).templates.find((x) => x.def.uriTemplate === uriTemplate);
     const complete = t?.def.complete?.[argument];
     if (!t || !complete) return [];
-    return (await complete(value, t.host.context)).slice(0, 100);
+    const values = await withDeadline(`completing ${argument}`, this.options.timeouts.toolMs, [this.shutdown.signal], async () =>
+      complete(value, t.host.context),
+    );
+    return values.slice(0, 100);
   }
 
   async prompts(plugin?: string): Promise<PublishedPrompt[]> {
@@ -315,13 +338,24 @@ export class Registry {
   async getPrompt(name: string, args: Record<string, string> | undefined, options: CallOptions = {}) {
     const prompt = (await this.current()).prompts.get(name);
     if (!prompt) throw new UnknownNameError('prompt', name, [...(await this.current()).prompts.keys()]);
-    await prompt.host.ensureStarted();
-    const signal = anySignal([options.signal, this.shutdown.signal]);
-    return runPrompt(
-      prompt,
-      args ?? {},
-      prompt.host.callContext(signal, () => undefined),
+    const tooLarge = argumentsTooLarge(args);
+    if (tooLarge) throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${tooLarge}`);
+    const answer = await withDeadline(
+      `prompt ${name}`,
+      options.timeoutMs ?? this.options.timeouts.toolMs,
+      [options.signal, this.shutdown.signal],
+      async (signal) => {
+        await prompt.host.ensureStarted();
+        return runPrompt(
+          prompt,
+          args ?? {},
+          prompt.host.callContext(signal, () => undefined),
+        );
+      },
     );
+    const oversize = tooLargeResult(answer, this.limits);
+    if (oversize) throw new ResultTooLargeError(`prompt ${name}: ${oversize}`);
+    return answer;
   }
 
   /** Health of every backend, keyed by plugin name. */
@@ -348,8 +382,4 @@ export class Registry {
     })();
     return this.closing;
   }
-}
-
-function anySignal(signals: Array<AbortSignal | undefined>): AbortSignal {
-  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
 }

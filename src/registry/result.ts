@@ -1,5 +1,6 @@
 // Shapes what a handler returned into an MCP CallToolResult, and failures into error results.
 import type { ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
+import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
 
 export type ErrorKind = 'invalid_arguments' | 'tool_error' | 'timeout' | 'cancelled' | 'unavailable' | 'invalid_output';
 
@@ -44,9 +45,11 @@ export function resultError(result: ToolResult): NonNullable<CallOutcome['error'
   return { kind: code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', code, message };
 }
 
-export function errorOutcome(kind: ErrorKind, code: string | number, message: string, data?: unknown): CallOutcome {
+export function errorOutcome(kind: ErrorKind, code: string | number, fullMessage: string, data?: unknown): CallOutcome {
+  // A handler's error may quote its input: the answer stays small whatever it held.
+  const message = capText(fullMessage);
   const error: Record<string, unknown> = { code, message };
-  if (data !== undefined) error.data = data;
+  if (data !== undefined) error.data = measure(data, MAX_ERROR_CHARS).bytes > MAX_ERROR_CHARS ? { omitted: 'too large' } : data;
   return {
     result: { isError: true, content: [{ type: 'text', text: message }], _meta: { [ERROR_META_KEY]: error } },
     error: { kind, code, message },

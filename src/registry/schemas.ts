@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { JsonSchemaInput, ToolDef } from '../backend/types.js';
 import { isZod4Schema, unknownKeys } from '../lib/zod-introspect.js';
 import { formatIssueLines, issueLines, type IssueLine } from '../lib/zod-issues.js';
+import { capText, firstOf } from './limits.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -43,6 +44,14 @@ export function checkArgs(tool: ToolDef, args: unknown): ArgsCheck {
   return lines.length > 0 ? { ok: false, lines } : { ok: true, value: parsed.data };
 }
 
+/** The first issue lines, each cut short, and how many were left out. */
+export function shortLines(lines: IssueLine[]): { shown: IssueLine[]; more: number } {
+  const { shown, more } = firstOf(lines);
+  return { shown: shown.map((l) => ({ path: capText(l.path, 200), message: capText(l.message, 500) })), more };
+}
+
 export function argsErrorText(publicName: string, lines: IssueLine[]): string {
-  return `Invalid arguments for tool ${publicName}:\n${formatIssueLines(lines).replace(/^/gm, '- ')}`;
+  const { shown, more } = shortLines(lines);
+  const rest = more > 0 ? `\n- … and ${more.toLocaleString('en')} more` : '';
+  return `Invalid arguments for tool ${publicName}:\n${formatIssueLines(shown).replace(/^/gm, '- ')}${rest}`;
 }

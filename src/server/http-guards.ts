@@ -19,8 +19,16 @@ export interface GuardSettings {
 
 export type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** `origin` checks Host and Origin (every path); `token` checks the bearer token (the MCP endpoint). */
-export function createGuards(settings: GuardSettings): { origin: Guard; token: Guard } {
+export interface Guards {
+  /** Checks Host and Origin (every path); answers 403 when they fail. */
+  origin: Guard;
+  /** Checks the bearer token (the MCP endpoint); answers 401 when it fails. */
+  token: Guard;
+  /** How a request stands with the token, without answering: no token set, or it holds the right one or not. */
+  holdsToken(req: IncomingMessage): 'no-token-set' | boolean;
+}
+
+export function createGuards(settings: GuardSettings): Guards {
   // Bound to loopback, only loopback names may appear in Host; bound elsewhere, the token is what
   // protects, and Host is checked only against names the user listed.
   const hosts = isLoopback(settings.bindHost) ? [...LOOPBACK_HOSTS, ...settings.allowedHosts] : settings.allowedHosts;
@@ -28,10 +36,14 @@ export function createGuards(settings: GuardSettings): { origin: Guard; token: G
   const checkOrigin = originValidation([...LOOPBACK_HOSTS, ...settings.allowedOrigins.map(originHostname)]);
   const expected = settings.token ? Buffer.from(`Bearer ${settings.token}`) : undefined;
   const origin: Guard = (req, res) => checkHost(req, res) && checkOrigin(req, res);
+  const holdsToken = (req: IncomingMessage): 'no-token-set' | boolean => {
+    if (!expected) return 'no-token-set';
+    const given = Buffer.from(req.headers.authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   const token: Guard = (req, res) => {
     if (expected) {
-      const given = Buffer.from(req.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (holdsToken(req) !== true) {
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
         res.end(
           JSON.stringify({
@@ -45,7 +57,7 @@ export function createGuards(settings: GuardSettings): { origin: Guard; token: G
     }
     return true;
   };
-  return { origin, token };
+  return { origin, token, holdsToken };
 }
 
 /** `https://app.example:8080` → `app.example`; a bare hostname stays as it is. */
@@ -64,15 +76,28 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/**
+ * The request body as text, refused past `limit`. A body too large is still read to its end (and
+ * thrown away, up to four times the limit) before the refusal: a client cut off in mid-upload sees
+ * a broken pipe instead of the 413.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLargeError(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const discardUpTo = 4 * limit;
+  if (Number.isFinite(declared) && declared > discardUpTo) return Promise.reject(new BodyTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else chunks.length = 0;
+      if (size > discardUpTo) {
+        req.destroy();
+        reject(new BodyTooLargeError(limit));
+      }
+    });
+    req.once('end', () => (size > limit ? reject(new BodyTooLargeError(limit)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    req.once('error', reject);
+  });
 }

@@ -10,6 +10,10 @@ import type { Registry } from '../registry/registry.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
+import { createHealth } from './health.js';
+import { SessionTable } from './sessions.js';
+import { clampTimeout, messageTooLarge } from '../registry/limits.js';
+import { requestId } from './stdio-transport.js';
 
 export interface HttpSettings {
   host: string;
@@ -18,11 +22,22 @@ export interface HttpSettings {
   allowedOrigins: string[];
   allowedHosts: string[];
   maxBodyBytes: number;
+  /** A 2025-era session with nothing open for this long is closed. */
+  sessionIdleMs: number;
+  /** Sessions kept at once; past it, the longest idle is closed. */
+  maxSessions: number;
+}
+
+/** What tests replace: the clock (session expiry, the health cache). */
+export interface HttpHooks {
+  now?: () => number;
 }
 
 export interface HttpServing {
   url: string;
   port: number;
+  /** 2025-era sessions open now. */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
@@ -31,11 +46,28 @@ interface Session {
   server: Server;
 }
 
-export async function serveOnHttp(registry: Registry, info: ServerInfo, settings: HttpSettings, logger: Logger): Promise<HttpServing> {
+export async function serveOnHttp(
+  registry: Registry,
+  info: ServerInfo,
+  settings: HttpSettings,
+  logger: Logger,
+  hooks: HttpHooks = {},
+): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
   const modern = createMcpHandler(() => createServer(registry, info), { legacy: 'reject', onerror });
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>(
+    { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, now: hooks.now },
+    (id, session, why) => {
+      logger.debug(
+        `http: closing session ${id} (${why === 'idle' ? `idle for ${settings.sessionIdleMs} ms` : `over ${settings.maxSessions} sessions`})`,
+      );
+      void session.transport.close().catch(() => undefined);
+    },
+  );
+  const sweeper = setInterval(() => sessions.sweep(), Math.min(clampTimeout(settings.sessionIdleMs), 60_000));
+  sweeper.unref();
+  const health = createHealth(registry, info, { now: hooks.now });
   const guards = createGuards({
     bindHost: settings.host,
     token: settings.token,
@@ -54,8 +86,12 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
     const sid = req.headers['mcp-session-id'];
     const id = Array.isArray(sid) ? sid[0] : sid;
     const existing = id ? sessions.get(id) : undefined;
-    if (existing) return existing.transport.handleRequest(req, res, body);
-    if (id) return jsonError(res, 404, -32001, `Session not found: ${id} (start a new session with initialize)`);
+    if (existing && id) {
+      // A request (or a GET stream) keeps its session from expiring until its response closes.
+      res.once('close', sessions.begin(id));
+      return existing.transport.handleRequest(req, res, body);
+    }
+    if (id) return jsonError(res, 404, -32001, `Session not found or expired: ${id} (start a new session with initialize)`);
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
@@ -63,7 +99,7 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => void sessions.set(newId, { transport, server }),
+      onsessioninitialized: (newId) => sessions.add(newId, { transport, server }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -76,10 +112,10 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (!guards.origin(req, res)) return;
     if (pathname === '/health' && req.method === 'GET') {
-      const backends = await registry.health();
-      const ok = Object.values(backends).every((b) => b.ok);
+      const holds = guards.holdsToken(req);
+      const report = await health(holds === true ? 'full' : holds === false ? 'liveness' : 'redacted');
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok, name: info.name, version: info.version, backends }));
+      res.end(JSON.stringify(report));
       return;
     }
     if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
@@ -99,6 +135,9 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
         return jsonError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
       if (Array.isArray(body) && body.length === 0) return jsonError(res, 400, -32600, 'Invalid Request: empty batch');
+      // Counted before the SDK validates it: zod walking 300,000 keys would hold every client for seconds.
+      const tooLarge = messageTooLarge(body);
+      if (tooLarge) return jsonError(res, 400, -32600, `Invalid Request: ${tooLarge}`, requestId(body));
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
@@ -126,10 +165,11 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
   return {
     url: `http://${hostForUrl}:${port}/mcp`,
     port,
+    sessionCount: () => sessions.size,
     async close() {
       unsubscribe();
-      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
-      sessions.clear();
+      clearInterval(sweeper);
+      await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       await modern.close?.();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
@@ -139,7 +179,7 @@ export async function serveOnHttp(registry: Registry, info: ServerInfo, settings
   };
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonError(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

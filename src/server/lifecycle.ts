@@ -1,39 +1,74 @@
-// Shutdown on SIGINT, SIGTERM and (for stdio) stdin close: stop the transport, stop every backend,
-// and exit within the deadline even if a backend hangs in its stop().
+// Shutdown on SIGINT, SIGTERM, SIGHUP and (for stdio) stdin close: stop the transport, stop every
+// backend, and exit 0 within the deadline even if a backend hangs in its stop().
+//
+// Installed before anything is loaded, so a signal that arrives while backends or mounted servers
+// are still starting is handled too: it waits (within the deadline) for the host to be ready and
+// then closes it. The listeners stay on for the life of the process: execa's signal-exit re-raises
+// a signal as soon as its own listener is the only one left, which is what `process.once` allowed
+// once the first signal had removed ours, killing the host by the signal before any stop() ran.
 import type { Logger } from '../backend/types.js';
+import { clampTimeout } from '../registry/limits.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface ShutdownOptions {
   logger: Logger;
   deadlineMs: number;
-  close(): Promise<void>;
-  /** Also shut down when this resolves (stdin closed by the client). */
-  alsoOn?: Promise<void>;
   exit?: (code: number) => void;
+  /** Where the signal listeners go (tests pass an emitter). */
+  signals?: Pick<NodeJS.Process, 'on'>;
 }
 
-export function installShutdown(options: ShutdownOptions): () => Promise<void> {
+export interface Shutdown {
+  /** The logger and deadline from the config, once it is read. */
+  configure(settings: { logger?: Logger; deadlineMs?: number }): void;
+  /** What shutting down closes, once the host is serving; `alsoOn` also starts it (stdin closed). */
+  ready(close: () => Promise<void>, alsoOn?: Promise<void>): void;
+  /** Shuts down now (the same path a signal takes). */
+  run(why: string): Promise<void>;
+}
+
+export function installShutdown(options: ShutdownOptions): Shutdown {
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  let logger = options.logger;
+  let deadlineMs = options.deadlineMs;
+  let close: (() => Promise<void>) | undefined;
+  let whenReady: (() => void) | undefined;
   let started: Promise<void> | undefined;
-  const shutdown = (why: string) => {
+
+  const run = (why: string): Promise<void> => {
     if (started) return started;
-    options.logger.debug(`shutting down (${why})`);
+    logger.debug(`shutting down (${why})`);
+    const ms = clampTimeout(deadlineMs);
     const force = setTimeout(() => {
-      options.logger.warn(`shutdown took longer than ${options.deadlineMs} ms; exiting anyway`);
+      logger.warn(`shutdown took longer than ${ms} ms; exiting anyway`);
       exit(0);
-    }, options.deadlineMs);
+    }, ms);
     force.unref();
-    started = options
-      .close()
-      .catch((error: Error) => options.logger.warn(`shutdown: ${error.message}`))
+    const closed = close ? Promise.resolve() : new Promise<void>((resolve) => (whenReady = resolve));
+    started = closed
+      .then(() => close?.())
+      .catch((error: Error) => logger.warn(`shutdown: ${error.message}`))
       .finally(() => {
         clearTimeout(force);
         exit(0);
       });
     return started;
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGHUP', () => void shutdown('SIGHUP'));
-  void options.alsoOn?.then(() => shutdown('stdin closed'));
-  return () => shutdown('requested');
+
+  const target = options.signals ?? process;
+  for (const signal of SIGNALS) target.on(signal, () => void run(signal));
+
+  return {
+    configure(settings) {
+      logger = settings.logger ?? logger;
+      deadlineMs = settings.deadlineMs ?? deadlineMs;
+    },
+    ready(fn, alsoOn) {
+      close = fn;
+      whenReady?.();
+      void alsoOn?.then(() => run('stdin closed'));
+    },
+    run,
+  };
 }

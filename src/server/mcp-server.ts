@@ -3,6 +3,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
 import type { ProgressUpdate } from '../backend/types.js';
 import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
+import { capText, clampTimeout } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 
 export interface ServerInfo {
@@ -13,14 +14,24 @@ export interface ServerInfo {
 /** `_meta` key a client may set on tools/call to override the tool's timeout (milliseconds). */
 export const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
 
-const PROGRESS_SETTLE_MS = 10;
-
 export function instructionsFor(registry: Registry): string {
   const lines = registry.hosts.map((h) => `- ${h.name}: ${h.backend.description}`);
   return `mcphost serves these backends; tool names start with the backend name.\n${lines.join('\n')}`;
 }
 
-export function createServer(registry: Registry, info: ServerInfo, instructions = instructionsFor(registry)): Server {
+export interface ServerOptions {
+  /**
+   * After a call that sent progress, ping the client and answer only once it replied (2025-era
+   * stdio): see the tools/call handler.
+   */
+  confirmProgress?: boolean;
+}
+
+/** How long a client gets to answer that ping before the response goes out anyway. */
+const CONFIRM_PROGRESS_MS = 1_000;
+
+export function createServer(registry: Registry, info: ServerInfo, options: ServerOptions = {}): Server {
+  const instructions = instructionsFor(registry);
   const server = new Server(
     { name: info.name, version: info.version },
     {
@@ -49,10 +60,14 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args, _meta } = request.params;
     const token = ctx.mcpReq._meta?.progressToken ?? _meta?.progressToken;
-    // The result must not overtake the last progress notification: the SDK client handles a
-    // notification one microtask after reading it but a response at once, and forgets the progress
-    // handler with the response. So every notification is written first, and when there were any,
-    // the response waits a few milliseconds so it does not share a read with the last one.
+    // Every progress notification is written before the response (what the protocol asks). That is
+    // not enough for the SDK client (1.x and 2.4) over stdio: it runs a notification's handler a
+    // microtask after reading it but a response's at once, and the response forgets the progress
+    // handler, so the last notification, read in the same chunk as the response, is dropped
+    // (modelcontextprotocol/typescript-sdk#2580; 45 of 50 calls without a wait). No delay fixes a
+    // pipe, but a ping does: the client answers it only after handling what it read before it, so
+    // once the pong is back every notification was delivered. Pings exist only in the 2025 era;
+    // over HTTP each SSE event is read on its own, and nothing needs confirming.
     const sent: Array<Promise<unknown>> = [];
     const onProgress =
       token === undefined
@@ -62,15 +77,16 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
               ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined),
             );
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
+    // Clamped to what setTimeout can wait: 2^31 ms would otherwise fire at once.
     try {
       const outcome = await registry.callTool(name, args ?? {}, {
         signal: ctx.mcpReq.signal,
         onProgress,
-        timeoutMs: Number.isFinite(requested) && requested > 0 ? requested : undefined,
+        timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
       });
-      if (sent.length > 0) {
-        await Promise.all(sent);
-        await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
+      await Promise.all(sent);
+      if (options.confirmProgress && sent.length > 0) {
+        await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
       }
       return outcome.result as never;
     } catch (error) {
@@ -129,10 +145,11 @@ export function createServer(registry: Registry, info: ServerInfo, instructions 
 
 function toProtocolError(error: unknown): Error {
   if (error instanceof ProtocolError) return error;
+  const message = capText(error instanceof Error ? error.message : String(error));
   if (error instanceof UnknownNameError || error instanceof InvalidParamsError) {
-    return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }
-  return new ProtocolError(ProtocolErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new ProtocolError(ProtocolErrorCode.InternalError, message);
 }
 
 function dropUndefined<T extends Record<string, unknown>>(value: T): T {

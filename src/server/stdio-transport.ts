@@ -7,6 +7,7 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LineBuffer } from '../kit/json-lines/peer.js';
+import { messageTooLarge } from '../registry/limits.js';
 
 const MAX_LINE = 16 * 1024 * 1024;
 
@@ -25,14 +26,27 @@ function check(line: string): Checked {
       } as unknown as JSONRPCMessage,
     };
   }
+  // Counted before the SDK validates it: zod walking 300,000 keys would hold the connection for seconds.
+  const tooLarge = messageTooLarge(value);
+  if (tooLarge) return invalid(requestId(value), `Invalid Request: ${tooLarge}`);
   try {
     return { message: parseJSONRPCMessage(value) };
   } catch {
-    const id = (value as { id?: unknown } | null)?.id;
-    const message = Array.isArray(value) ? 'Invalid Request: batches are not supported' : 'Invalid Request: not a JSON-RPC 2.0 message';
-    const answerId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
-    return { error: { jsonrpc: '2.0', id: answerId, error: { code: -32600, message } } as unknown as JSONRPCMessage };
+    return invalid(
+      requestId(value),
+      Array.isArray(value) ? 'Invalid Request: batches are not supported' : 'Invalid Request: not a JSON-RPC 2.0 message',
+    );
   }
+}
+
+function invalid(id: string | number | null, message: string): Checked {
+  return { error: { jsonrpc: '2.0', id, error: { code: -32600, message } } as unknown as JSONRPCMessage };
+}
+
+/** The id to answer a message with: its own when it is a valid one, else null. */
+export function requestId(value: unknown): string | number | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }
 
 export function createStdioTransport(stdin: Readable = process.stdin, stdout: Writable = process.stdout): StdioServerTransport {

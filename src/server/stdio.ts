@@ -1,6 +1,7 @@
 // MCP over stdio for a client that spawns mcphost. `serveStdio` serves both protocol eras; stdout
 // carries protocol only (every log goes to stderr).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
@@ -13,19 +14,30 @@ export interface StdioServing {
   closed: Promise<void>;
 }
 
-export function serveOnStdio(registry: Registry, info: ServerInfo, logger: Logger): StdioServing {
+/** The process's stdin and stdout, or other streams (tests serve in-process over a pair). */
+export interface StdioStreams {
+  stdin: Readable;
+  stdout: Writable;
+}
+
+export function serveOnStdio(
+  registry: Registry,
+  info: ServerInfo,
+  logger: Logger,
+  { stdin, stdout }: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
+): StdioServing {
   const unsubscribers: Array<() => void> = [];
   const handle = serveStdio(
-    () => {
-      const server = createServer(registry, info);
+    ({ era }) => {
+      const server = createServer(registry, info, { confirmProgress: era === 'legacy' });
       unsubscribers.push(attachListChanged(registry, server));
       return server;
     },
-    { transport: createStdioTransport(), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
+    { transport: createStdioTransport(stdin, stdout), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
   );
   const closed = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
   });
   return {
     closed,

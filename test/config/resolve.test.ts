@@ -76,7 +76,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, log\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log\)/,
     );
   });
 

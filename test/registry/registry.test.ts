@@ -85,8 +85,7 @@ describe('registry', () => {
     const outcome = await registry.callTool('kitchen_slow', { steps: 100, stepMs: 50 });
     expect(outcome.error).toMatchObject({ kind: 'timeout', code: 'TIMEOUT' });
     expect(outcome.error?.message).toBe('tool kitchen_slow timed out after 150 ms');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(events()).toContain('slow:aborted:TimeoutError');
+    await expect.poll(events).toContain('slow:aborted:TimeoutError');
   });
 
   it('lets a per-call timeout override the plugin one', async () => {
@@ -102,8 +101,7 @@ describe('registry', () => {
     const outcome = await registry.callTool('kitchen_slow', { steps: 100, stepMs: 30 }, { signal: ac.signal });
     expect(outcome.error).toMatchObject({ kind: 'cancelled' });
     expect(outcome.error?.message).toContain('user pressed stop');
-    await new Promise((r) => setTimeout(r, 80));
-    expect(events()).toContain('slow:aborted:CancelledError');
+    await expect.poll(events).toContain('slow:aborted:CancelledError');
   });
 
   it('relays progress in order', async () => {
@@ -158,7 +156,7 @@ describe('registry', () => {
   it('aborts in-flight calls on close and waits for them', async () => {
     const { registry, events } = await kitchen();
     const call = registry.callTool('kitchen_slow', { steps: 100, stepMs: 30 });
-    await new Promise((r) => setTimeout(r, 80));
+    await expect.poll(events).toContain('slow:start');
     await registry.close();
     expect((await call).error?.code).toBe('SHUTTING_DOWN');
     expect(events()).toEqual(expect.arrayContaining(['start', 'slow:start', 'stop']));

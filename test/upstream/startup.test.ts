@@ -114,13 +114,13 @@ describe('an HTTP server that accepts the connection and never answers', () => {
     await session.close();
 
     const { value: bound, ms: bindMs } = await timed(async () => {
-      const { registry, logger } = await openHost({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), serving: true, writeLog: () => undefined });
-      const http = await serveOnHttp(
-        registry,
-        { name: 'mcphost', version: 'test' },
-        { host: '127.0.0.1', port: 0, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 1 << 20 },
-        logger,
-      );
+      const { registry, logger, resolved } = await openHost({
+        cwd: tmp.dir,
+        env: isolatedEnv(tmp.dir),
+        serving: true,
+        writeLog: () => undefined,
+      });
+      const http = await serveOnHttp(registry, { name: 'mcphost', version: 'test' }, { ...resolved.config.http, port: 0 }, logger);
       return { registry, http };
     });
     expect(bindMs).toBeLessThan(PROMPT_MS);

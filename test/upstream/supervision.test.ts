@@ -108,13 +108,8 @@ describe('a host with one upstream down', () => {
     });
     const env = isolatedEnv(tmp.dir);
     // `mcphost serve --http` in-process: the real HTTP server on a real socket, an SDK client over HTTP.
-    const { registry, logger } = await openHost({ cwd: tmp.dir, env, serving: true, writeLog: () => undefined });
-    const http = await serveOnHttp(
-      registry,
-      { name: 'mcphost', version: 'test' },
-      { host: '127.0.0.1', port: 0, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 1 << 20 },
-      logger,
-    );
+    const { registry, logger, resolved } = await openHost({ cwd: tmp.dir, env, serving: true, writeLog: () => undefined });
+    const http = await serveOnHttp(registry, { name: 'mcphost', version: 'test' }, { ...resolved.config.http, port: 0 }, logger);
     const client = new Client({ name: 'test', version: '1' });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
