@@ -1,6 +1,7 @@
-// Cold build: parse every class file (in worker threads on machines with cores to spare), then
-// merge the results in file order. A file
-// that does not parse is skipped with a warning naming it, with line and column; the rest is served.
+// Cold build: parse every class file (in worker threads on machines with cores to spare), put the
+// results together in file order, give every symbol the anchor text other descriptions hold about
+// it, and count the terms. A file that does not parse is skipped with a warning naming it, with
+// line and column; the rest is served.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -8,10 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ProgressUpdate } from '../../../src/backend/index.js';
 import type { Corpus } from '../corpus/discover.js';
-import { mergePartials, type Engine, type MergePart } from './engine.js';
-import type { ClassEntry, DocEntry } from './entries.js';
+import { BM25F } from '../ranking-params.js';
+import { resolveAnchors } from './anchor-targets.js';
+import { Engine } from './engine.js';
+import type { ClassEntry, DocEntry, DocFields } from './entries.js';
 import { PartialIndex } from './partial.js';
-import { processFiles, processInto, type FileResult, type FileTask, type ProcessedRun } from './process.js';
+import { processFiles, type FileResult, type FileTask } from './process.js';
 import { clearTermCache } from './tokenize.js';
 
 export interface BuildOptions {
@@ -46,29 +49,28 @@ function defaultWorkers(files: number): number {
   return Math.min(3, cores - 1);
 }
 
-async function inThread(root: string, tasks: FileTask[], options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun> {
-  const partial = new PartialIndex();
+async function inThread(root: string, tasks: FileTask[], options: BuildOptions, report: (done: number) => void): Promise<FileResult[]> {
   const files: FileResult[] = [];
   for (let start = 0; start < tasks.length; start += BATCH) {
     report(start);
-    // Let progress notifications (and worker messages) out between batches.
+    // Let progress notifications (and other requests) out between batches.
     await yieldToLoop();
     options.signal?.throwIfAborted();
-    files.push(...processInto(partial, root, tasks.slice(start, start + BATCH)));
+    files.push(...processFiles(root, tasks.slice(start, start + BATCH)));
   }
   report(tasks.length);
-  return { files, partial: partial.finish() };
+  return files;
 }
 
-function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefined, onDone: (done: number) => void): Promise<ProcessedRun> {
+function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefined, onDone: (done: number) => void): Promise<FileResult[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { workerData: { root, tasks } });
     const abort = () => void worker.terminate().then(() => reject(signal!.reason));
     signal?.addEventListener('abort', abort, { once: true });
-    let result: ProcessedRun | undefined;
-    worker.on('message', (msg: { type: string; done?: number; run?: ProcessedRun }) => {
+    let result: FileResult[] | undefined;
+    worker.on('message', (msg: { type: string; done?: number; files?: FileResult[] }) => {
       if (msg.type === 'progress') onDone(msg.done!);
-      else if (msg.type === 'done') result = msg.run;
+      else if (msg.type === 'done') result = msg.files;
     });
     worker.on('error', reject);
     worker.on('exit', (code) => {
@@ -85,11 +87,11 @@ async function inWorkers(
   count: number,
   options: BuildOptions,
   report: (done: number) => void,
-): Promise<ProcessedRun[]> {
+): Promise<FileResult[]> {
   // Round-robin shares balance big and small files across workers.
   const shares = Array.from({ length: count }, (_, w) => tasks.filter((_, i) => i % count === w));
   const done = new Array<number>(count).fill(0);
-  return Promise.all(
+  const runs = await Promise.all(
     shares.map((share, w) =>
       inWorker(root, share, options.signal, (n) => {
         done[w] = n;
@@ -101,17 +103,25 @@ async function inWorkers(
       }),
     ),
   );
+  return runs.flat();
 }
 
-/** Puts the runs together in file order: class table, symbol table, popularity, ranking engine. */
-function assemble(runs: ProcessedRun[], warn: (message: string) => void): Omit<BuiltIndex, 'warnings'> {
-  const byFile = runs.flatMap((run, r) => run.files.map((file) => ({ file, r }))).sort((a, b) => a.file.i - b.file.i);
-  const parts: MergePart[] = runs.map((run) => ({ data: run.partial, docMap: new Int32Array(run.partial.lengths.length).fill(-1) }));
+const INDEX_BATCH = 2000;
+
+/** Puts the files together in file order: class table, symbol table, popularity, anchors, ranking engine. */
+async function assemble(
+  results: FileResult[],
+  options: BuildOptions,
+  warn: (message: string) => void,
+): Promise<Omit<BuiltIndex, 'warnings'>> {
+  const files = [...results].sort((a, b) => a.i - b.i);
   const classes: ClassEntry[] = [];
   const docs: DocEntry[] = [];
+  const fields: DocFields[] = [];
   const seen = new Map<string, string>();
   const refs = new Map<string, number>();
-  for (const { file, r } of byFile) {
+  const anchorsByClass: Array<Array<[string, string]>> = [];
+  for (const file of files) {
     if ('error' in file) {
       warn(file.error);
       continue;
@@ -123,18 +133,26 @@ function assemble(runs: ProcessedRun[], warn: (message: string) => void): Omit<B
     }
     seen.set(file.cls.name, file.cls.file);
     const cls = classes.push(file.cls) - 1;
-    file.docs.forEach((entry, k) => {
-      // The entries are fresh copies from the worker (or the parse): complete them in place.
+    for (const { entry, fields: f } of file.docs) {
       (entry as DocEntry).cls = cls;
-      parts[r].docMap[file.firstDoc + k] = docs.push(entry as DocEntry) - 1;
-    });
+      docs.push(entry as DocEntry);
+      fields.push(f);
+    }
+    anchorsByClass.push(file.anchors);
     for (const [ref, n] of file.refs) refs.set(ref, (refs.get(ref) ?? 0) + n);
   }
   for (const d of docs) {
     const count = refs.get(d.kind === 'class' ? d.name : `${classes[d.cls].name}.${d.name}`);
     if (count) d.refs = count;
   }
-  return { classes, docs, engine: mergePartials(parts, docs.length) };
+  resolveAnchors(classes, docs, anchorsByClass, fields);
+  const partial = new PartialIndex();
+  for (let start = 0; start < fields.length; start += INDEX_BATCH) {
+    await yieldToLoop();
+    options.signal?.throwIfAborted();
+    for (let d = start; d < Math.min(fields.length, start + INDEX_BATCH); d++) partial.add(fields[d]);
+  }
+  return { classes, docs, engine: new Engine(partial.finish(), BM25F) };
 }
 
 export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Promise<BuiltIndex> {
@@ -152,14 +170,14 @@ export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Pr
     options.progress?.({ progress: done, total, message: `parsing Godot class XML (${done}/${corpus.files.length})` });
   };
   const workers = options.workers ?? defaultWorkers(tasks.length);
-  const runs =
+  const files =
     workers > 0
       ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report)
-      : [await inThread(corpus.root, tasks, options, report)];
+      : await inThread(corpus.root, tasks, options, report);
   options.signal?.throwIfAborted();
   report(corpus.files.length);
-  options.progress?.({ progress: total - 0.5, total, message: 'ranking symbols' });
-  const built = assemble(runs, warn);
+  options.progress?.({ progress: total - 0.5, total, message: 'indexing symbols' });
+  const built = await assemble(files, options, warn);
   clearTermCache();
   return { ...built, warnings };
 }

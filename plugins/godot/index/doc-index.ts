@@ -26,6 +26,8 @@ export class DocIndex {
   /** Lowercased symbol name → doc ids (for exact-name boosts and "exists elsewhere" hints). */
   readonly byName = new Map<string, number[]>();
   private readonly details = new Map<string, RawClass>();
+  /** Lowercased symbol names, sorted (built on first prefix lookup). */
+  private sortedNames?: string[];
 
   constructor(built: BuiltIndex, root: string) {
     this.classes = built.classes;
@@ -52,6 +54,21 @@ export class DocIndex {
         else this.enums[d.cls].set(d.enum, [id]);
       }
     });
+  }
+
+  /** Docs whose lowercased name starts with `prefix` (at most `max`). */
+  namesStartingWith(prefix: string, max = 50): number[] {
+    const names = (this.sortedNames ??= [...this.byName.keys()].sort());
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (names[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < names.length && names[i].startsWith(prefix) && out.length < max; i++) out.push(...this.byName.get(names[i])!);
+    return out.slice(0, max);
   }
 
   /** Exact class name, or the one class whose name matches ignoring case. */

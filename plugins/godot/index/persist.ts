@@ -9,13 +9,14 @@ import path from 'node:path';
 import type { Corpus } from '../corpus/discover.js';
 import type { DocKind } from '../model.js';
 import type { BuiltIndex } from './build.js';
-import { Engine, FIELD_WEIGHTS, type EngineMeta } from './engine.js';
-import type { ClassEntry, DocEntry } from './entries.js';
+import { BM25F } from '../ranking-params.js';
+import { Engine, type EngineMeta } from './engine.js';
+import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-export const INDEX_VERSION = 2;
-const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, w: FIELD_WEIGHTS, e: endianness() });
+export const INDEX_VERSION = 3;
+const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {
   class: 'c',
@@ -28,6 +29,7 @@ const KIND_CODES: Record<DocKind, string> = {
 };
 const CODE_KINDS = Object.fromEntries(Object.entries(KIND_CODES).map(([k, v]) => [v, k])) as Record<string, DocKind>;
 
+/** kind code (upper case: a virtual method), class, name, summary, references, enum. */
 type DocRow = [string, number, string, string, number, string?];
 
 interface Persisted {
@@ -98,7 +100,7 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void
     files: corpus.files.map((f) => [f.rel, f.size, f.mtimeMs]),
     classes: index.classes.map((c) => [c.name, c.inherits ?? '', c.file, c.brief]),
     docs: index.docs.map((d) => {
-      const row: DocRow = [KIND_CODES[d.kind], d.cls, d.name, d.text, d.refs ?? 0];
+      const row: DocRow = [d.virtual ? KIND_CODES[d.kind].toUpperCase() : KIND_CODES[d.kind], d.cls, d.name, d.text, d.refs ?? 0];
       if (d.enum) row.push(d.enum);
       return row;
     }),
@@ -136,13 +138,14 @@ export function loadIndex(file: string, corpus: Corpus): LoadResult {
   }
   if (data?.format !== FORMAT || data.fingerprint !== FINGERPRINT) return { stale: 'the saved index is from another version' };
   if (!sameInputs(data, corpus)) return { stale: 'class files changed since the index was saved' };
-  const engine = Engine.fromBinary(data.engine, data.buildId, bin);
+  const engine = Engine.fromBinary(data.engine, data.buildId, bin, BM25F);
   if (!engine) return { stale: `${binaryPath(file)} does not belong to ${file}` };
   const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) =>
     inherits ? { name, inherits, file: f, brief } : { name, file: f, brief },
   );
   const docs: DocEntry[] = data.docs.map(([code, cls, name, text, refs, enumName]) => {
-    const doc: DocEntry = { kind: CODE_KINDS[code], cls, name, text };
+    const doc: DocEntry = { kind: CODE_KINDS[code.toLowerCase()], cls, name, text };
+    if (code !== code.toLowerCase()) doc.virtual = true;
     if (refs) doc.refs = refs;
     if (enumName) doc.enum = enumName;
     return doc;

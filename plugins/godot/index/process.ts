@@ -1,10 +1,10 @@
-// Reads and parses a run of class files into index entries plus their term statistics. Runs in a
-// parse worker (parse-worker.ts) or, for small folders and in tests, in the main thread.
+// Reads and parses a run of class files into index entries with the text of their fields. Runs in a
+// parse worker (parse-worker.ts) or, for small folders and on machines with few cores, in the main
+// thread. The terms are counted later, in the main thread, once every file's anchors are known.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseClassXml, XmlDocError } from '../parse/xml.js';
-import { entriesOf, type ClassEntry, type DocEntry } from './entries.js';
-import { PartialIndex, type PartialData } from './partial.js';
+import { entriesOf, type ClassEntries } from './entries.js';
 
 export interface FileTask {
   /** Position of the file in the corpus (results are merged in this order). */
@@ -12,14 +12,7 @@ export interface FileTask {
   rel: string;
 }
 
-export type FileResult =
-  | { i: number; cls: ClassEntry; docs: Array<Omit<DocEntry, 'cls'>>; refs: Array<[string, number]>; firstDoc: number }
-  | { i: number; error: string };
-
-export interface ProcessedRun {
-  files: FileResult[];
-  partial: PartialData;
-}
+export type FileResult = ({ i: number } & Omit<ClassEntries, 'refs'> & { refs: Array<[string, number]> }) | { i: number; error: string };
 
 /** Each distinct reference once, with how often it occurs (fewer strings to hand between threads). */
 function counted(refs: string[]): Array<[string, number]> {
@@ -34,25 +27,16 @@ export function describeParseError(root: string, rel: string, error: unknown): s
   return `skipped ${where}: ${(error as Error).message}`;
 }
 
-/** Parses class files into entries, adding their documents to `partial`. */
-export function processInto(partial: PartialIndex, root: string, tasks: FileTask[], onProgress?: (done: number) => void): FileResult[] {
+export function processFiles(root: string, tasks: FileTask[], onProgress?: (done: number) => void): FileResult[] {
   const files: FileResult[] = [];
   tasks.forEach((task, n) => {
     try {
       const parsed = entriesOf(parseClassXml(readFileSync(path.join(root, task.rel), 'utf8'), task.rel), task.rel);
-      const firstDoc = partial.size;
-      for (const d of parsed.docs) partial.add(d.fields);
-      files.push({ i: task.i, cls: parsed.cls, docs: parsed.docs.map((d) => d.entry), refs: counted(parsed.refs), firstDoc });
+      files.push({ i: task.i, ...parsed, refs: counted(parsed.refs) });
     } catch (error) {
       files.push({ i: task.i, error: describeParseError(root, task.rel, error) });
     }
     if (onProgress && (n + 1) % 32 === 0) onProgress(n + 1);
   });
   return files;
-}
-
-export function processFiles(root: string, tasks: FileTask[], onProgress?: (done: number) => void): ProcessedRun {
-  const partial = new PartialIndex();
-  const files = processInto(partial, root, tasks, onProgress);
-  return { files, partial: partial.finish() };
 }
