@@ -37,8 +37,9 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       name: 'get_class',
       title: 'Get a Godot class',
       description:
-        'The full reference of one class: inherits and inheritanceChain, brief and description (Markdown), methods, properties, signals, constants ' +
-        '(with their enums), themeItems and annotations, each with a signature. Unknown names give NOT_FOUND with suggestions.',
+        'The full reference of one class: inherits and inheritanceChain, brief and description (Markdown), methods and signals (with arguments), ' +
+        'properties, constants (with their enums), each with a signature; themeItems (names by data type) and annotations (names), with details ' +
+        'in themeItemDetails / annotationDetails. Unknown names give NOT_FOUND with suggestions.',
       input: z.object({ name: z.string().min(1).max(200).describe('class name, e.g. CharacterBody2D, @GlobalScope') }),
       annotations: readOnly,
       handler: async ({ name }, ctx) => {
