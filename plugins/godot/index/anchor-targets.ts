@@ -1,17 +1,18 @@
 // Where each anchor goes: `Class` and `Class.member` name their symbol (a member found on an ancestor
 // counts); `?member` (a call in a code sample) is a member of the describing class's own chain, or a
-// name exactly one class has. The text lands in the target's `anchor` field, up to a cap, so the
+// name exactly one class has. The text becomes the target's `anchor` field, up to a cap, so the
 // symbols the whole reference points at (Node, Object.connect) do not grow without bound.
-import type { ClassEntry, DocEntry, DocFields } from './entries.js';
+import type { ClassEntry, DocEntry } from './entries.js';
 
 export const ANCHOR_CHARS = 2000;
 
+/** Each document's anchor text (absent for most), from the anchors each class's descriptions hold. */
 export function resolveAnchors(
   classes: ClassEntry[],
   docs: DocEntry[],
   anchorsByClass: Array<Array<[string, string]>>,
-  fields: DocFields[],
-): void {
+): Map<number, string> {
+  const texts = new Map<number, string>();
   const classIds = new Map(classes.map((c, i) => [c.name, i]));
   const classDoc = new Map<number, number>();
   const members = new Map<string, number>();
@@ -64,9 +65,10 @@ export function resolveAnchors(
     for (const [target, text] of anchors) {
       const id = resolve(from, target);
       if (id === undefined) continue;
-      const f = fields[id];
-      if (f.anchor.length >= ANCHOR_CHARS) continue;
-      f.anchor = f.anchor ? `${f.anchor} ${text}` : text;
+      const before = texts.get(id);
+      if (before !== undefined && before.length >= ANCHOR_CHARS) continue;
+      texts.set(id, before ? `${before} ${text}` : text);
     }
   });
+  return texts;
 }

@@ -8,6 +8,7 @@ import { parseClassXml } from '../parse/xml.js';
 import type { BuiltIndex } from './build.js';
 import type { Engine } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
+import type { Summaries } from './summaries.js';
 
 const DETAIL_CACHE = 48;
 
@@ -15,6 +16,7 @@ export class DocIndex {
   readonly classes: ClassEntry[];
   readonly docs: DocEntry[];
   readonly engine: Engine;
+  readonly summaries: Summaries;
   readonly warnings: string[];
   readonly root: string;
   private readonly classIds = new Map<string, number>();
@@ -33,6 +35,7 @@ export class DocIndex {
     this.classes = built.classes;
     this.docs = built.docs;
     this.engine = built.engine;
+    this.summaries = built.summaries;
     this.warnings = built.warnings;
     this.root = root;
     this.members = this.classes.map(() => new Map());
@@ -107,6 +110,11 @@ export class DocIndex {
 
   enumNames(clsId: number): string[] {
     return [...this.enums[clsId].keys()];
+  }
+
+  /** Plain-text summary of a symbol (brief, or the start of its description). */
+  summary(docId: number): string {
+    return this.summaries.get(docId);
   }
 
   qualifiedName(docId: number): string {

@@ -15,6 +15,15 @@ export interface Bm25fParams {
   k1: number;
 }
 
+/** What a match filled in (views of the engine's scratch arrays, valid until `clear`). */
+export interface MatchResult {
+  docs: Uint32Array;
+  count: number;
+  scores: Float64Array;
+  cover: Float64Array;
+  names: Float64Array;
+}
+
 /** The persisted form of an engine: the vocabulary (JSON) beside one binary buffer. */
 export interface EngineMeta {
   vocab: string[];
@@ -22,9 +31,6 @@ export interface EngineMeta {
   docCount: number;
   fields: number;
 }
-
-const HEADER = 32;
-const MAGIC = 'GDIDX003';
 
 export class Engine {
   private readonly termIds: Map<string, number>;
@@ -38,6 +44,8 @@ export class Engine {
   private readonly cover: Float64Array;
   /** Per document: weighted count of name terms the query matched (scratch). */
   private readonly names: Float64Array;
+  /** The documents the current query touched (scratch). */
+  private readonly touched: Uint32Array;
 
   constructor(
     private readonly data: PartialData,
@@ -57,6 +65,7 @@ export class Engine {
     this.scores = new Float64Array(docCount);
     this.cover = new Float64Array(docCount);
     this.names = new Float64Array(docCount);
+    this.touched = new Uint32Array(docCount);
     this.tune(params);
   }
 
@@ -139,22 +148,23 @@ export class Engine {
   }
 
   /**
-   * Calls `visit` once for every document matching a query term, with its BM25F score, the summed
-   * weight of the query terms it matched, and the share of its name's terms the query holds (1: the
-   * query spells the whole name, as `signal pressed` does BaseButton.pressed). `query` holds term
-   * ids and their weights.
+   * Scores a query (term ids and their weights) into the engine's scratch arrays and returns them:
+   * `docs[0 … count)` are the matching documents; for each, `scores[d]` is its BM25F score, `cover[d]`
+   * the summed weight of the query terms it matched, `names[d]` the weighted count of its name's
+   * terms the query holds (see nameShare). Typed arrays, not a callback per document: a score passed
+   * to a function is boxed, and a query touches thousands of documents. Call `clear(result)` when done.
    */
-  match(query: ReadonlyMap<number, number>, visit: (doc: number, score: number, matched: number, nameShare: number) => void): void {
-    const { offsets, docs, tfs, lengths } = this.data;
-    const { scores, cover, names } = this;
-    const touched: number[] = [];
+  match(query: ReadonlyMap<number, number>): MatchResult {
+    const { offsets, docs, tfs } = this.data;
+    const { scores, cover, names, touched } = this;
+    let count = 0;
     for (const [t, weight] of query) {
       const w = weight * this.idf[t];
       for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
         const tf = this.pseudo[p];
         if (tf === 0) continue;
         const d = docs[p];
-        if (cover[d] === 0) touched.push(d);
+        if (cover[d] === 0) touched[count++] = d;
         cover[d] += weight;
         scores[d] += (w * tf) / (this.k1 + tf);
         // Field 0 is the name.
@@ -162,12 +172,22 @@ export class Engine {
         if (inName) names[d] += weight * inName;
       }
     }
-    for (const d of touched) {
-      const nameLength = lengths[d * FIELD_COUNT];
-      visit(d, scores[d], cover[d], nameLength ? Math.min(1, names[d] / nameLength) : 0);
-      scores[d] = 0;
-      cover[d] = 0;
-      names[d] = 0;
+    return { docs: touched, count, scores, cover, names };
+  }
+
+  /** Share of a document's name terms that the query holds (1: the query spells the whole name, as `signal pressed` does BaseButton.pressed). */
+  nameShare(result: MatchResult, doc: number): number {
+    const length = this.data.lengths[doc * FIELD_COUNT];
+    return length ? Math.min(1, result.names[doc] / length) : 0;
+  }
+
+  /** Zeroes the scratch arrays a match filled. */
+  clear(result: MatchResult): void {
+    for (let k = 0; k < result.count; k++) {
+      const d = result.docs[k];
+      result.scores[d] = 0;
+      result.cover[d] = 0;
+      result.names[d] = 0;
     }
   }
 
@@ -175,44 +195,9 @@ export class Engine {
     return { vocab: this.data.vocab, postings: this.data.docs.length, docCount: this.docCount, fields: FIELD_COUNT };
   }
 
-  /** Offsets, posting documents, field lengths and field frequencies in one buffer, after a header naming the build. */
-  toBinary(buildId: string): Buffer {
-    const { offsets, docs, lengths, tfs } = this.data;
-    const parts = [offsets, docs, lengths, tfs];
-    const out = Buffer.alloc(HEADER + parts.reduce((n, a) => n + a.byteLength, 0));
-    out.write(`${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER), 0, 'latin1');
-    let at = HEADER;
-    for (const a of parts) {
-      out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
-      at += a.byteLength;
-    }
-    return out;
-  }
-
-  /** The inverse of toBinary; undefined when the buffer is not the one this metadata describes. */
-  static fromBinary(meta: EngineMeta, buildId: string, buf: Buffer, params: Bm25fParams): Engine | undefined {
-    const terms = meta.vocab.length;
-    const { postings, docCount } = meta;
-    const expected = HEADER + 4 * (terms + 1) + 4 * postings + 2 * docCount * FIELD_COUNT + postings * FIELD_COUNT;
-    if (
-      meta.fields !== FIELD_COUNT ||
-      buf.length !== expected ||
-      buf.toString('latin1', 0, HEADER) !== `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER)
-    )
-      return undefined;
-    // Typed arrays need aligned offsets: copy when the buffer does not start on a 4-byte boundary.
-    const bytes = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
-    let at = bytes.byteOffset + HEADER;
-    const take = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, n: number, size: number): T => {
-      const view = new Type(bytes.buffer, at, n);
-      at += n * size;
-      return view;
-    };
-    const offsets = take(Uint32Array, terms + 1, 4);
-    const docs = take(Uint32Array, postings, 4);
-    const lengths = take(Uint16Array, docCount * FIELD_COUNT, 2);
-    const tfs = take(Uint8Array, postings * FIELD_COUNT, 1);
-    return new Engine({ vocab: meta.vocab, offsets, docs, lengths, tfs }, params);
+  /** The arrays the index file stores (persist.ts lays them out). */
+  arrays(): PartialData {
+    return this.data;
   }
 }
 

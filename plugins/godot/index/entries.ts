@@ -18,8 +18,6 @@ export interface DocEntry {
   /** Index of the owning class in `classes`. */
   cls: number;
   name: string;
-  /** Plain-text summary (brief, or the start of the description) for snippets. */
-  text: string;
   /** For enum values: the enum they belong to. */
   enum?: string;
   /** How many cross-references in the whole reference point at this symbol (a popularity signal). */
@@ -59,7 +57,8 @@ function firstSentence(plain: string): string {
 
 export interface ClassEntries {
   cls: ClassEntry;
-  docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }>;
+  /** Each symbol: its entry, its fields, and its plain-text summary (brief, or the start of the description) for snippets. */
+  docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields; summary: string }>;
   refs: string[];
   /** Text this class's descriptions say about other symbols, for their `anchor` fields. */
   anchors: Anchor[];
@@ -86,7 +85,8 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   // Tutorial titles are the manual's words for what the class is for ("Using Area2D", "Background loading").
   const titles = raw.tutorials.map((t) => t.title ?? '').join('. ');
   docs.push({
-    entry: { kind: 'class', name: raw.name, text: summary(brief || description) },
+    entry: { kind: 'class', name: raw.name },
+    summary: summary(brief || description),
     fields: {
       name: raw.name,
       owner: '',
@@ -98,11 +98,12 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   });
   const member = (kind: DocKind, name: string, bbcode: string, extra?: { enum?: string; virtual?: boolean }) => {
     const text = plain(bbcode);
-    const entry: Omit<DocEntry, 'cls'> = { kind, name, text: summary(text) };
+    const entry: Omit<DocEntry, 'cls'> = { kind, name };
     if (extra?.enum) entry.enum = extra.enum;
     if (extra?.virtual) entry.virtual = true;
     docs.push({
       entry,
+      summary: summary(text),
       fields: {
         name,
         owner: extra?.enum ? `${raw.name} ${extra.enum}` : raw.name,

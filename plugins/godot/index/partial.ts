@@ -151,3 +151,8 @@ export class PartialIndex {
     return { vocab: [...this.vocab.keys()], offsets, docs, tfs, lengths: this.lengths.done() };
   }
 }
+
+/** The buffers to transfer (not copy) when posting a PartialData to another thread. */
+export function transferList(data: PartialData): ArrayBuffer[] {
+  return [data.offsets.buffer, data.docs.buffer, data.tfs.buffer, data.lengths.buffer] as ArrayBuffer[];
+}

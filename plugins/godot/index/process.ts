@@ -1,10 +1,12 @@
-// Reads and parses a run of class files into index entries with the text of their fields. Runs in a
-// parse worker (parse-worker.ts) or, for small folders and on machines with few cores, in the main
-// thread. The terms are counted later, in the main thread, once every file's anchors are known.
+// Reads and parses a run of class files into index entries, counting the terms of their fields into
+// a partial index as it goes (so no file's text outlives its parse). Runs in a parse worker
+// (parse-worker.ts) or, for small folders, in the main thread. The anchor field is counted later,
+// once every file's anchors are known (build.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseClassXml, XmlDocError } from '../parse/xml.js';
-import { entriesOf, type ClassEntries } from './entries.js';
+import { entriesOf, type ClassEntries, type DocEntry } from './entries.js';
+import type { PartialIndex, PartialData } from './partial.js';
 
 export interface FileTask {
   /** Position of the file in the corpus (results are merged in this order). */
@@ -12,7 +14,21 @@ export interface FileTask {
   rel: string;
 }
 
-export type FileResult = ({ i: number } & Omit<ClassEntries, 'refs'> & { refs: Array<[string, number]> }) | { i: number; error: string };
+export interface ParsedFile extends Pick<ClassEntries, 'cls' | 'anchors'> {
+  i: number;
+  docs: Array<{ entry: Omit<DocEntry, 'cls'>; summary: string }>;
+  refs: Array<[string, number]>;
+  /** Local id (in the run's partial index) of the file's first document. */
+  firstDoc: number;
+}
+
+export type FileResult = ParsedFile | { i: number; error: string };
+
+/** A run of files and the partial index of their documents. */
+export interface ProcessedRun {
+  files: FileResult[];
+  partial: PartialData;
+}
 
 /** Each distinct reference once, with how often it occurs (fewer strings to hand between threads). */
 function counted(refs: string[]): Array<[string, number]> {
@@ -27,12 +43,15 @@ export function describeParseError(root: string, rel: string, error: unknown): s
   return `skipped ${where}: ${(error as Error).message}`;
 }
 
-export function processFiles(root: string, tasks: FileTask[], onProgress?: (done: number) => void): FileResult[] {
+export function processFiles(root: string, tasks: FileTask[], partial: PartialIndex, onProgress?: (done: number) => void): FileResult[] {
   const files: FileResult[] = [];
   tasks.forEach((task, n) => {
     try {
       const parsed = entriesOf(parseClassXml(readFileSync(path.join(root, task.rel), 'utf8'), task.rel), task.rel);
-      files.push({ i: task.i, ...parsed, refs: counted(parsed.refs) });
+      const firstDoc = partial.size;
+      for (const d of parsed.docs) partial.add(d.fields);
+      const docs = parsed.docs.map(({ entry, summary }) => ({ entry, summary }));
+      files.push({ i: task.i, cls: parsed.cls, docs, refs: counted(parsed.refs), anchors: parsed.anchors, firstDoc });
     } catch (error) {
       files.push({ i: task.i, error: describeParseError(root, task.rel, error) });
     }

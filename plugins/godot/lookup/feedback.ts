@@ -13,7 +13,7 @@ const WINDOW = 2;
 
 function docTerms(index: DocIndex, id: number): string[] {
   const d = index.docs[id];
-  return [...terms(d.name), ...terms(d.text)];
+  return [...terms(d.name), ...terms(index.summary(id))];
 }
 
 /** Expansion terms (id → weight) from the top documents of a first pass. */

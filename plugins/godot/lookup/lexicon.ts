@@ -1,26 +1,43 @@
-// Word lists derived from a loaded index on first use and kept beside it: the words the reference
-// spells (for fixing a query's misspelled words), and each document's terms (for the corpus bridge).
+// Word lists derived from a loaded index on first use and kept beside it: the words of the
+// reference's names (for fixing a query's misspelled words), and each document's terms (for the
+// corpus bridge).
 import type { DocIndex } from '../index/doc-index.js';
 import { terms } from '../index/tokenize.js';
 import { editDistance } from './suggest.js';
 
 const lexicons = new WeakMap<DocIndex, Map<string, string[]>>();
 
-/** Words of 3+ letters in symbol names and summaries, grouped by first letter. */
+/** Lowercase parts of an identifier: `get_global_position` → get, global, position; `AnimationPlayer` → animation, player. */
+function nameParts(name: string, out: Set<string>): void {
+  let start = 0;
+  const flush = (end: number) => {
+    if (end - start >= 3) out.add(name.slice(start, end).toLowerCase());
+    start = end;
+  };
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const upper = c >= 65 && c <= 90;
+    const letter = upper || (c >= 97 && c <= 122);
+    if (!letter) {
+      flush(i);
+      start = i + 1;
+    } else if (upper && i > start) {
+      const prev = name.charCodeAt(i - 1);
+      const next = name.charCodeAt(i + 1);
+      // A capital starts a word after a lowercase letter (animationPlayer), or ends a run of capitals (HTTPRequest).
+      if ((prev >= 97 && prev <= 122) || (next >= 97 && next <= 122)) flush(i);
+    }
+  }
+  flush(name.length);
+}
+
+/** The words of the reference's symbol names, grouped by first letter (built on first use). */
 function lexicon(index: DocIndex): Map<string, string[]> {
   let byLetter = lexicons.get(index);
   if (byLetter) return byLetter;
   const words = new Set<string>();
-  const add = (text: string) => {
-    for (const m of text.matchAll(/[A-Za-z]+/g)) {
-      // Identifier parts: `get_global_position` → get, global, position; `AnimationPlayer` → animation, player.
-      for (const part of m[0].split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) if (part.length >= 3) words.add(part.toLowerCase());
-    }
-  };
-  for (const d of index.docs) {
-    add(d.name.replace(/_/g, ' '));
-    add(d.text);
-  }
+  for (const name of index.byName.keys()) nameParts(name, words);
+  for (const cls of index.classes) nameParts(cls.name, words);
   byLetter = new Map();
   for (const w of words) {
     const list = byLetter.get(w[0]);
@@ -85,17 +102,40 @@ export function cooccurring(index: DocIndex, termId: number, k: number): Array<[
   const df = engine.df(termId);
   if (df < BRIDGE_MIN_SHARED || df > BRIDGE_MAX_DF) return [];
   const { offsets, terms: docTerms } = forward(index);
-  const shared = new Map<number, number>();
+  const { shared, touched } = bridgeScratch(engine.termCount);
+  let count = 0;
   engine.forEachDoc(termId, (d) => {
     for (let p = offsets[d]; p < offsets[d + 1]; p++) {
       const u = docTerms[p];
-      if (u !== termId) shared.set(u, (shared.get(u) ?? 0) + 1);
+      if (u === termId) continue;
+      if (shared[u] === 0) touched[count++] = u;
+      shared[u]++;
     }
   });
-  const scored: Array<[number, number]> = [];
-  for (const [u, n] of shared) if (n >= BRIDGE_MIN_SHARED) scored.push([u, (2 * n) / (df + engine.df(u))]);
-  scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return scored.slice(0, k);
+  // The k best by Dice coefficient, kept in place (a query bridges a few terms, each sharing documents with thousands).
+  const best: Array<[number, number]> = [];
+  for (let i = 0; i < count; i++) {
+    const u = touched[i];
+    const n = shared[u];
+    shared[u] = 0;
+    if (n < BRIDGE_MIN_SHARED) continue;
+    const dice = (2 * n) / (df + engine.df(u));
+    if (best.length === k && (dice < best[k - 1][1] || (dice === best[k - 1][1] && u > best[k - 1][0]))) continue;
+    let at = best.length;
+    while (at > 0 && (dice > best[at - 1][1] || (dice === best[at - 1][1] && u < best[at - 1][0]))) at--;
+    best.splice(at, 0, [u, dice]);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+let bridgeScratchArrays: { shared: Uint32Array; touched: Uint32Array } | undefined;
+
+/** Per term: how many of the bridged term's documents hold it (scratch, zero between calls). */
+function bridgeScratch(terms: number): { shared: Uint32Array; touched: Uint32Array } {
+  if (!bridgeScratchArrays || bridgeScratchArrays.shared.length < terms)
+    bridgeScratchArrays = { shared: new Uint32Array(terms), touched: new Uint32Array(terms) };
+  return bridgeScratchArrays;
 }
 
 /** Index terms of a text (re-exported for the modules that analyse queries). */

@@ -32,8 +32,6 @@ const EDITOR = 0.6;
 /** A class written the way Godot spells it (`CanvasLayer`) is itself what the question is about. */
 const SPELLED_CLASS = 2;
 
-export type Prior = (id: number) => number;
-
 /** "which node …", "what class …", "node that …": the question asks for a class. */
 const CLASS_QUESTION = /^(?:(?:which|what) (?:\w+ )?(?:node|class|type|resource)s?|(?:node|class)s? (?:to|that|for|which))\b/;
 
@@ -61,19 +59,36 @@ function staticPrior(index: DocIndex, params: RankingParams): Float32Array {
   return prior;
 }
 
-/** The multiplier of each matched document's BM25F score for this query. */
+/**
+ * The multiplier of each matched document's BM25F score for this query: the static part per
+ * document, and the query's own factors (kinds it names, classes it names).
+ */
+export interface Prior {
+  base: Float32Array;
+  /** Kinds the query names (their symbols × kindHint). */
+  hinted: ReadonlySet<DocKind>;
+  named: NamedSymbols;
+  /** True when neither kinds nor classes are named: base alone is the prior. */
+  plain: boolean;
+}
+
 export function priorFor(index: DocIndex, words: string[], named: NamedSymbols, params: RankingParams): Prior {
   const hinted = kindsNamed(words);
-  const base = staticPrior(index, params);
-  const plain = hinted.size === 0 && named.classes.size === 0 && named.spelled.size === 0;
-  if (plain) return (id) => base[id];
-  return (id) => {
-    const d = index.docs[id];
-    let m = base[id];
-    if (hinted.has(d.kind)) m *= params.kindHint;
-    const strength = named.classes.get(d.cls) ?? 0;
-    if (d.kind !== 'class') m *= params.mention ** strength;
-    else if (named.spelled.has(d.cls)) m *= SPELLED_CLASS;
-    return m;
+  return {
+    base: staticPrior(index, params),
+    hinted,
+    named,
+    plain: hinted.size === 0 && named.classes.size === 0 && named.spelled.size === 0,
   };
+}
+
+/** The prior of one document (the general case; callers use `base` directly when `plain`). */
+export function priorOf(index: DocIndex, prior: Prior, params: RankingParams, id: number): number {
+  const d = index.docs[id];
+  let m = prior.base[id];
+  if (prior.hinted.has(d.kind)) m *= params.kindHint;
+  const strength = prior.named.classes.get(d.cls) ?? 0;
+  if (d.kind !== 'class') m *= params.mention ** strength;
+  else if (prior.named.spelled.has(d.cls)) m *= SPELLED_CLASS;
+  return m;
 }

@@ -3,13 +3,13 @@
 // (`Node2D`, `_ready`, `Node2D.look_at`) comes first. Snippets show the query's terms as **term**.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
-import { terms } from '../index/tokenize.js';
+import { wordTerms } from '../index/tokenize.js';
 import { RANKING, type RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
 import { feedbackTerms, phrasePairs, PROXIMITY_DEPTH } from './feedback.js';
 import { namedSymbols } from './identifiers.js';
 import { planQuery, type QueryPlan } from './query.js';
-import { priorFor } from './ranking.js';
+import { priorFor, priorOf } from './ranking.js';
 
 export const SEARCH_KINDS = ['class', 'method', 'property', 'signal', 'constant'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -62,7 +62,7 @@ export function snippet(text: string, queryTerms: ReadonlySet<string>): string |
   if (!text) return undefined;
   let first = -1;
   const marked = text.replace(/[A-Za-z0-9_]+/g, (word, at: number) => {
-    if (!terms(word).some((t) => queryTerms.has(t))) return word;
+    if (!wordTerms(word).some((t) => queryTerms.has(t))) return word;
     if (first < 0) first = at;
     return `**${word}**`;
   });
@@ -98,8 +98,14 @@ export interface SearchOptions {
   params?: RankingParams;
 }
 
-/** Per index: one score slot per document, reused by every search (searches run one at a time). */
-const scratches = new WeakMap<DocIndex, Float64Array>();
+/** Per index: a score slot per document and the list of documents scored, reused by every search (they run one at a time). */
+const scratches = new WeakMap<DocIndex, { slots: Float64Array; ids: Uint32Array }>();
+
+function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } {
+  let scratch = scratches.get(index);
+  if (!scratch) scratches.set(index, (scratch = { slots: new Float64Array(index.docs.length), ids: new Uint32Array(index.docs.length) }));
+  return scratch;
+}
 
 /** Ranks every matching document; returns the best `depth` as [id, score]. */
 function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOptions, depth: number): Array<[number, number]> {
@@ -111,43 +117,46 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
   });
   const prior = priorFor(index, plan.words, named, params);
   const kind = options.kind;
-  let scores = scratches.get(index);
-  if (!scores) scratches.set(index, (scores = new Float64Array(index.docs.length)));
-  const slots = scores;
-  const score = (terms: ReadonlyMap<number, number>): number[] => {
-    const matched: number[] = [];
+  const { slots, ids } = scratchFor(index);
+  let count = 0;
+  const clear = () => {
+    for (let k = 0; k < count; k++) slots[ids[k]] = 0;
+    count = 0;
+  };
+  const engine = index.engine;
+  const score = (terms: ReadonlyMap<number, number>) => {
     let top = 0;
-    index.engine.match(terms, (id, bm25, covered, nameShare) => {
-      if (kind !== undefined && index.docs[id].kind !== kind) return;
-      const coverage = params.coverage > 0 && plan.ownWeight > 0 ? Math.min(1, covered / plan.ownWeight) ** params.coverage : 1;
-      const v = bm25 * prior(id) * coverage * (1 + params.wholeName * nameShare ** 2);
+    const m = engine.match(terms);
+    for (let k = 0; k < m.count; k++) {
+      const id = m.docs[k];
+      if (kind !== undefined && index.docs[id].kind !== kind) continue;
+      let v = m.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
+      if (params.coverage > 0 && plan.ownWeight > 0) v *= Math.min(1, m.cover[id] / plan.ownWeight) ** params.coverage;
+      if (params.wholeName > 0) v *= 1 + params.wholeName * engine.nameShare(m, id) ** 2;
+      if (v <= 0) continue;
       slots[id] = v;
-      matched.push(id);
+      ids[count++] = id;
       if (v > top) top = v;
-    });
+    }
+    engine.clear(m);
     // Names the query spells: a share of the top score, so they rise without drowning the rest.
     for (const [id, share] of named.boosts) {
       if (kind !== undefined && index.docs[id].kind !== kind) continue;
-      if (slots[id] === 0) matched.push(id);
+      if (slots[id] === 0) ids[count++] = id;
       slots[id] += share * (top || 1);
     }
-    return matched;
   };
-  const collect = (matched: number[], limit: number) => {
-    const out = best(index, matched, (id) => slots[id], limit);
-    for (const id of matched) slots[id] = 0;
-    return out;
-  };
-  let matched = score(plan.terms);
+  const bestOf = (limit: number) => best(index, ids.subarray(0, count), (id) => slots[id], limit);
+  score(plan.terms);
   if (params.feedback > 0) {
-    const first = best(index, matched, (id) => slots[id], params.feedbackDocs);
-    const extra = feedbackTerms(index, first, plan.terms, params);
+    const extra = feedbackTerms(index, bestOf(params.feedbackDocs), plan.terms, params);
     if (extra.size) {
-      for (const id of matched) slots[id] = 0;
-      matched = score(new Map([...plan.terms, ...extra]));
+      clear();
+      score(new Map([...plan.terms, ...extra]));
     }
   }
-  let ranked = collect(matched, Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));
+  let ranked = bestOf(Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));
+  clear();
   if (params.proximity > 0 && plan.own.length > 1) {
     const pairs = plan.own.length - 1;
     ranked = ranked.map(([id, s]): [number, number] => [id, s * (1 + (params.proximity * phrasePairs(index, id, plan.own)) / pairs)]);
@@ -196,7 +205,7 @@ export function search(index: DocIndex, query: string, options: SearchOptions): 
   return results.map(([id, score]) => {
     const d = index.docs[id];
     const hit: SearchHit = { uri: uriOf(index, id), name: index.qualifiedName(id), kind: d.kind, score: Math.round(score * 1000) / 1000 };
-    const text = snippet(d.text, queryTerms);
+    const text = snippet(index.summary(id), queryTerms);
     if (text) hit.snippet = text;
     return hit;
   });
