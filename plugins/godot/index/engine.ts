@@ -135,18 +135,6 @@ export class Engine {
     return Array.from(tfs.subarray(lo * FIELD_COUNT, (lo + 1) * FIELD_COUNT));
   }
 
-  /** Calls `visit(term, doc)` for every posting, term by term. */
-  forEachPosting(visit: (termId: number, doc: number) => void): void {
-    const { offsets, docs } = this.data;
-    for (let t = 0; t + 1 < offsets.length; t++) for (let p = offsets[t]; p < offsets[t + 1]; p++) visit(t, docs[p]);
-  }
-
-  /** Calls `visit(doc)` for every document holding the term. */
-  forEachDoc(termId: number, visit: (doc: number) => void): void {
-    const { offsets, docs } = this.data;
-    for (let p = offsets[termId]; p < offsets[termId + 1]; p++) visit(docs[p]);
-  }
-
   /**
    * Scores a query (term ids and their weights) into the engine's scratch arrays and returns them:
    * `docs[0 … count)` are the matching documents; for each, `scores[d]` is its BM25F score, `cover[d]`

@@ -75,16 +75,15 @@ const forwards = new WeakMap<DocIndex, Forward>();
 function forward(index: DocIndex): Forward {
   let f = forwards.get(index);
   if (f) return f;
-  const engine = index.engine;
-  const counts = new Uint32Array(engine.docCount + 1);
-  engine.forEachPosting((_t, d) => counts[d + 1]++);
-  for (let d = 0; d < engine.docCount; d++) counts[d + 1] += counts[d];
-  const fill = counts.slice(0, engine.docCount);
-  const out = new Uint32Array(counts[engine.docCount]);
-  engine.forEachPosting((t, d) => {
-    out[fill[d]++] = t;
-  });
-  f = { offsets: counts, terms: out };
+  const { offsets, docs } = index.engine.arrays();
+  const docCount = index.engine.docCount;
+  const starts = new Uint32Array(docCount + 1);
+  for (let p = 0; p < docs.length; p++) starts[docs[p] + 1]++;
+  for (let d = 0; d < docCount; d++) starts[d + 1] += starts[d];
+  const fill = starts.slice(0, docCount);
+  const out = new Uint32Array(docs.length);
+  for (let t = 0; t + 1 < offsets.length; t++) for (let p = offsets[t]; p < offsets[t + 1]; p++) out[fill[docs[p]]++] = t;
+  f = { offsets: starts, terms: out };
   forwards.set(index, f);
   return f;
 }
@@ -104,14 +103,16 @@ export function cooccurring(index: DocIndex, termId: number, k: number): Array<[
   const { offsets, terms: docTerms } = forward(index);
   const { shared, touched } = bridgeScratch(engine.termCount);
   let count = 0;
-  engine.forEachDoc(termId, (d) => {
+  const postings = engine.arrays();
+  for (let q = postings.offsets[termId]; q < postings.offsets[termId + 1]; q++) {
+    const d = postings.docs[q];
     for (let p = offsets[d]; p < offsets[d + 1]; p++) {
       const u = docTerms[p];
       if (u === termId) continue;
       if (shared[u] === 0) touched[count++] = u;
       shared[u]++;
     }
-  });
+  }
   // The k best by Dice coefficient, kept in place (a query bridges a few terms, each sharing documents with thousands).
   const best: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
@@ -136,6 +137,15 @@ function bridgeScratch(terms: number): { shared: Uint32Array; touched: Uint32Arr
   if (!bridgeScratchArrays || bridgeScratchArrays.shared.length < terms)
     bridgeScratchArrays = { shared: new Uint32Array(terms), touched: new Uint32Array(terms) };
   return bridgeScratchArrays;
+}
+
+/**
+ * Builds the lists searches need later (the spelling lexicon, the bridge's document → terms table),
+ * so the first questions that use them do not pay for it. Called once an index is loaded.
+ */
+export function prepareLexicon(index: DocIndex): void {
+  lexicon(index);
+  forward(index);
 }
 
 /** Index terms of a text (re-exported for the modules that analyse queries). */
