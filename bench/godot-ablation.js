@@ -86,7 +86,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     m.on(p);
     row(`before + ${m.name} alone`, p);
   }
-  row('**all, as shipped**', shipped);
+  row('**all, as shipped** (the fit left feedback, proximity and coverage off)', shipped);
+  const everything = clone(shipped);
+  for (const m of methods(shipped)) m.on(everything);
+  row('every method on (feedback 0.2, proximity 0.5, coverage 0.5 added)', everything);
   for (const m of methods(shipped)) {
     const p = clone(shipped);
     m.off(p);
