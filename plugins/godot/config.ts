@@ -44,7 +44,11 @@ export interface Settings {
  */
 export function defaultIndexPath(cacheDir: string, source: string): string {
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
-  const name = path.basename(source).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'doc';
+  const name =
+    path
+      .basename(source)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'doc';
   return path.join(cacheDir, 'index', `${name}-${hash}`, 'godot-index.json');
 }
 
