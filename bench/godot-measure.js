@@ -1,7 +1,7 @@
 // One measurement of the godot index in a fresh process (so JIT and caches start cold), for
 // bench/godot.bench.js. Prints one JSON line.
 //   node bench/godot-measure.js cold <docDir> <indexPath> [workers]   parse + index (and save) from scratch
-//   node bench/godot-measure.js warm <docDir> <indexPath>   load the saved index, then time searches
+//   node bench/godot-measure.js warm <docDir> <indexPath>   load the saved index, then time the dev and own questions in-process
 //   node bench/godot-measure.js wink <docDir>               wink-bm25-text-search on the same documents
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,38 +23,11 @@ const { saveIndex, loadIndex } = await import(`${dist}/index/persist.js`);
 const { DocIndex } = await import(`${dist}/index/doc-index.js`);
 const { search } = await import(`${dist}/lookup/search.js`);
 
-const SINGLE = [
-  'timer',
-  'node',
-  'signal',
-  'position',
-  'texture',
-  'animation',
-  'physics',
-  'button',
-  'get',
-  'camera',
-  'vector',
-  'shader',
-  'audio',
-  'input',
-  'tween',
-];
-const MULTI = [
-  'move a character with collisions',
-  'play sound',
-  'wait for seconds',
-  'emit signal when button clicked',
-  'load a scene from file',
-  'get mouse position in the viewport',
-  'apply force to a rigid body',
-  'random number in range',
-  'draw a line in 2d',
-  'save game data to a file',
-  'detect when a body enters an area',
-  'set the text of a label',
-];
-
+const { questionSets } = await import('./godot-eval.js');
+const sets = questionSets();
+/** The dev questions and the plugin's own 51 (timed separately). */
+const DEV = sets.dev.map((q) => q.query);
+const OWN = sets.own.map((q) => q.query);
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -116,8 +89,8 @@ if (mode === 'cold') {
   global.gc?.();
   const loadedRssMB = mb(process.memoryUsage().rss);
   const indexHeapMB = mb(process.memoryUsage().heapUsed - heapBefore);
-  const single = timeQueries(index, SINGLE, 20);
-  const multi = timeQueries(index, MULTI, 20);
+  const single = timeQueries(index, DEV, 5);
+  const multi = timeQueries(index, OWN, 5);
   global.gc?.();
   console.log(
     JSON.stringify({
@@ -131,35 +104,14 @@ if (mode === 'cold') {
       rssMB: mb(process.memoryUsage().rss),
     }),
   );
-} else if (mode === 'relevance') {
-  const corpus = discover(docDir);
-  const index = new DocIndex(await buildIndex(corpus), corpus.root);
-  const { queries } = JSON.parse(readFileSync(path.join(here, '../test/fixtures/godot/relevance-queries.json'), 'utf8'));
-  let rr = 0;
-  let hit3 = 0;
-  const misses = [];
-  for (const q of queries) {
-    const rank = search(index, q.query, { limit: 10 }).findIndex((r) => q.expected.includes(r.name)) + 1;
-    if (rank) rr += 1 / rank;
-    if (rank && rank <= 3) hit3++;
-    else misses.push(`${q.query} (${rank || '>10'})`);
-  }
-  console.log(
-    JSON.stringify({
-      mode,
-      queries: queries.length,
-      mrr: +(rr / queries.length).toFixed(3),
-      hitAt3: +(hit3 / queries.length).toFixed(3),
-      misses,
-    }),
-  );
 } else if (mode === 'wink') {
   // The documents and field weights the plugin indexes, fed to wink-bm25-text-search instead.
   const { default: winkBM25 } = await import('wink-bm25-text-search');
   const { parseClassXml } = await import(`${dist}/parse/xml.js`);
   const { entriesOf } = await import(`${dist}/index/entries.js`);
   const { terms } = await import(`${dist}/index/tokenize.js`);
-  const { FIELD_WEIGHTS } = await import(`${dist}/index/engine.js`);
+  const { BM25F } = await import(`${dist}/ranking-params.js`);
+  const FIELD_WEIGHTS = { name: BM25F.weights[0], owner: BM25F.weights[1], brief: BM25F.weights[2], body: BM25F.weights[3] };
   const corpus = discover(docDir);
   const docs = [];
   for (const f of corpus.files) {
@@ -197,6 +149,6 @@ if (mode === 'cold') {
     }),
   );
 } else {
-  console.error('usage: node bench/godot-measure.js cold|warm|relevance|wink <docDir> [indexPath]');
+  console.error('usage: node bench/godot-measure.js cold|warm|wink <docDir> [indexPath]');
   process.exit(1);
 }

@@ -1,11 +1,11 @@
 // plugins.godot in .mcprc: where the class XML is (or which Godot binary dumps it), where the
 // index is cached, and whether to rebuild when the XML changes.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod';
 import { configPath } from '../../src/backend/index.js';
 
 export const DEFAULT_DOC_DIR = './doc';
-export const DEFAULT_INDEX_PATH = './.cache/godot-index.json';
 
 export const configSchema = z.object({
   docDir: configPath()
@@ -16,13 +16,15 @@ export const configSchema = z.object({
     .min(1)
     .optional()
     .describe('Godot executable (a command on PATH or a path); when docDir is not set, its --doctool dump is served'),
-  indexPath: configPath().default(DEFAULT_INDEX_PATH).describe('where the search index is cached; --doctool dumps go beside it'),
+  indexPath: configPath()
+    .optional()
+    .describe("where the search index is saved (env GODOT_INDEX_PATH; default: the user's cache directory, one index per doc folder)"),
   watch: z.boolean().default(false).describe('rebuild the index when the XML changes'),
 });
 
 export type GodotConfig = z.output<typeof configSchema>;
 
-export const configEnv = { docDir: 'GODOT_DOC_DIR' };
+export const configEnv = { docDir: 'GODOT_DOC_DIR', indexPath: 'GODOT_INDEX_PATH' };
 
 /** The config with paths made absolute and the doc source decided. */
 export interface Settings {
@@ -30,22 +32,38 @@ export interface Settings {
   docDir?: string;
   godotBinary?: string;
   indexPath: string;
-  /** Folder of the index, where --doctool dumps are cached too. */
+  /** The plugin's cache folder, where --doctool dumps are kept. */
   cacheDir: string;
   watch: boolean;
 }
 
-export function normalizeConfig(config: GodotConfig, configDir = process.cwd()): Settings {
+/**
+ * The default index file: in the plugin's cache folder, one per doc source, so the index built from
+ * one working directory is found from any other and two doc folders do not overwrite each other.
+ * `<cacheDir>/index/<folder name>-<hash of the absolute path>/godot-index.json`.
+ */
+export function defaultIndexPath(cacheDir: string, source: string): string {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
+  const name =
+    path
+      .basename(source)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'doc';
+  return path.join(cacheDir, 'index', `${name}-${hash}`, 'godot-index.json');
+}
+
+export function normalizeConfig(config: GodotConfig, configDir: string, cacheDir: string): Settings {
   // Paths the user wrote were made absolute by the host (against the config file's folder, or the
   // working directory for env and flags). docDir has no schema default so that "not configured" is
   // visible: that is when godotBinary is used; otherwise ./doc, beside the config file.
-  const indexPath = path.resolve(configDir, config.indexPath);
   const binary = config.godotBinary && /[/\\]/.test(config.godotBinary) ? path.resolve(configDir, config.godotBinary) : config.godotBinary;
+  const docDir = config.docDir ?? (config.godotBinary ? undefined : path.resolve(configDir, DEFAULT_DOC_DIR));
+  const source = docDir ?? `godot-binary:${binary}`;
   return {
-    docDir: config.docDir ?? (config.godotBinary ? undefined : path.resolve(configDir, DEFAULT_DOC_DIR)),
+    docDir,
     godotBinary: binary,
-    indexPath,
-    cacheDir: path.dirname(indexPath),
+    indexPath: config.indexPath ? path.resolve(configDir, config.indexPath) : defaultIndexPath(cacheDir, source),
+    cacheDir,
     watch: config.watch,
   };
 }

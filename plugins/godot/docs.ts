@@ -8,6 +8,7 @@ import { watchXml } from './corpus/watch.js';
 import { buildIndex } from './index/build.js';
 import { DocIndex } from './index/doc-index.js';
 import { loadIndex, saveIndex } from './index/persist.js';
+import { prepareLexicon } from './lookup/lexicon.js';
 
 export interface LoadContext {
   progress?: (update: ProgressUpdate) => void;
@@ -116,6 +117,8 @@ export class GodotDocs {
     }
     if (this.closed) throw new Error('the godot plugin was stopped');
     this.index = index;
+    // Once the call that loaded the index is answered, build what later searches need.
+    setImmediate(() => prepareLexicon(index));
     if (this.settings.watch && !this.unwatch) this.unwatch = watchXml(corpus.dirs, () => this.rebuild(), this.logger);
     return index;
   }

@@ -56,6 +56,7 @@ export interface ConstantDoc extends Status {
 
 export interface ThemeItemDoc {
   name: string;
+  /** Godot 4's `data_type` (color, constant, font, font_size, icon, style); derived from `type` for 3.x files. */
   dataType: string;
   type: string;
   default?: string;
@@ -73,6 +74,8 @@ export interface RawClass extends Status {
   inherits?: string;
   /** `version` attribute (3.x files carry one). */
   version?: string;
+  /** `category` attribute (older references carry one: "Core", "Nodes", "Resources" …). */
+  category?: string;
   brief: string;
   description: string;
   tutorials: TutorialLink[];

@@ -1,6 +1,7 @@
-// Cold build: parse every class file (in worker threads on machines with cores to spare), then
-// merge the results in file order. A file
-// that does not parse is skipped with a warning naming it, with line and column; the rest is served.
+// Cold build: parse every class file and count its terms (in parse workers for a real doc folder),
+// put the runs together in file order, give every symbol the anchor text other descriptions hold
+// about it, and merge the term statistics. A file that does not parse is skipped with a warning
+// naming it, with line and column; the rest is served.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -8,23 +9,29 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ProgressUpdate } from '../../../src/backend/index.js';
 import type { Corpus } from '../corpus/discover.js';
-import { mergePartials, type Engine, type MergePart } from './engine.js';
+import { BM25F } from '../ranking-params.js';
+import type { CorpusFile } from '../corpus/discover.js';
+import { resolveAnchors } from './anchor-targets.js';
+import { Engine } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
-import { PartialIndex } from './partial.js';
-import { processFiles, processInto, type FileResult, type FileTask, type ProcessedRun } from './process.js';
+import { mergePartials, type MergePart } from './merge.js';
+import { FIELD_COUNT, PartialIndex } from './partial.js';
+import { processFiles, type FileTask, type ProcessedRun } from './process.js';
+import { Summaries } from './summaries.js';
 import { clearTermCache } from './tokenize.js';
 
 export interface BuildOptions {
   signal?: AbortSignal;
   progress?: (update: ProgressUpdate) => void;
   warn?: (message: string) => void;
-  /** Parse workers; default: one per core but one (up to 3) on 3+ cores for 200 files or more, else none. */
+  /** Parse workers; default for 200 files or more: one per core but one, between 1 and 3; none for fewer. */
   workers?: number;
 }
 
 export interface BuiltIndex {
   classes: ClassEntry[];
   docs: DocEntry[];
+  summaries: Summaries;
   engine: Engine;
   warnings: string[];
 }
@@ -33,28 +40,31 @@ const BATCH = 32;
 const WORKER = new URL('./parse-worker.js', import.meta.url);
 
 /**
- * Parse workers for a real doc folder on a machine with three cores or more: one per core but
- * one, up to three; the main thread then only merges (it stays free, and the parse garbage dies
- * with the workers). On one or two cores a worker costs more than it saves (measured: ~1.1 s in
- * the main thread against ~1.5 s in one worker for Godot 4's reference), so the main thread
- * parses, yielding between batches of files.
+ * Parse workers for a real doc folder: one per core but one, between one and three. The XML trees
+ * and the strings they shed live and die in the workers' own small heaps (RESOURCE_LIMITS), so the
+ * serving process does not grow its heap for a build it does once (measured on Godot 4's reference
+ * through `mcphost serve`: peak RSS … MB with a worker against … MB parsing in the main thread), and
+ * the main thread stays free to answer other requests meanwhile. Small folders (tests, fixtures) are
+ * parsed in the main thread, as is everything when the compiled worker script is absent (tests that
+ * import the TypeScript).
  */
 function defaultWorkers(files: number): number {
-  // The worker script exists once compiled; tests that import the TypeScript parse in-thread.
-  const cores = availableParallelism();
-  if (files < 200 || cores < 3 || !existsSync(fileURLToPath(WORKER))) return 0;
-  return Math.min(3, cores - 1);
+  if (files < 200 || !existsSync(fileURLToPath(WORKER))) return 0;
+  return Math.max(1, Math.min(3, availableParallelism() - 1));
 }
+
+/** A parse worker's heap: a small young generation (frequent, cheap scavenges) and a bounded old one. */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 192 };
 
 async function inThread(root: string, tasks: FileTask[], options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun> {
   const partial = new PartialIndex();
-  const files: FileResult[] = [];
+  const files: ProcessedRun['files'] = [];
   for (let start = 0; start < tasks.length; start += BATCH) {
     report(start);
-    // Let progress notifications (and worker messages) out between batches.
+    // Let progress notifications (and other requests) out between batches.
     await yieldToLoop();
     options.signal?.throwIfAborted();
-    files.push(...processInto(partial, root, tasks.slice(start, start + BATCH)));
+    files.push(...processFiles(root, tasks.slice(start, start + BATCH), partial));
   }
   report(tasks.length);
   return { files, partial: partial.finish() };
@@ -62,13 +72,16 @@ async function inThread(root: string, tasks: FileTask[], options: BuildOptions, 
 
 function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefined, onDone: (done: number) => void): Promise<ProcessedRun> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { root, tasks } });
+    const worker = new Worker(WORKER, { workerData: { root, tasks }, resourceLimits: RESOURCE_LIMITS });
     const abort = () => void worker.terminate().then(() => reject(signal!.reason));
     signal?.addEventListener('abort', abort, { once: true });
     let result: ProcessedRun | undefined;
-    worker.on('message', (msg: { type: string; done?: number; run?: ProcessedRun }) => {
-      if (msg.type === 'progress') onDone(msg.done!);
-      else if (msg.type === 'done') result = msg.run;
+    const files: ProcessedRun['files'] = [];
+    worker.on('message', (msg: { type: string; done?: number; files?: ProcessedRun['files']; partial?: ProcessedRun['partial'] }) => {
+      if (msg.type === 'files') {
+        files.push(...msg.files!);
+        onDone(msg.done!);
+      } else if (msg.type === 'done') result = { files, partial: msg.partial! };
     });
     worker.on('error', reject);
     worker.on('exit', (code) => {
@@ -79,62 +92,96 @@ function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefin
   });
 }
 
-async function inWorkers(
-  root: string,
-  tasks: FileTask[],
-  count: number,
-  options: BuildOptions,
-  report: (done: number) => void,
-): Promise<ProcessedRun[]> {
-  // Round-robin shares balance big and small files across workers.
-  const shares = Array.from({ length: count }, (_, w) => tasks.filter((_, i) => i % count === w));
-  const done = new Array<number>(count).fill(0);
+/** Contiguous runs of files of about equal total size, in file order (so documents stay in order). */
+function shares(tasks: FileTask[], files: CorpusFile[], count: number): FileTask[][] {
+  const total = files.reduce((n, f) => n + f.size, 0);
+  const out: FileTask[][] = Array.from({ length: count }, () => []);
+  let done = 0;
+  for (const task of tasks) {
+    out[Math.min(count - 1, Math.floor((done / total) * count))].push(task);
+    done += files[task.i].size;
+  }
+  return out.filter((share) => share.length > 0);
+}
+
+async function inWorkers(root: string, runs: FileTask[][], options: BuildOptions, report: (done: number) => void): Promise<ProcessedRun[]> {
+  const done = new Array<number>(runs.length).fill(0);
   return Promise.all(
-    shares.map((share, w) =>
+    runs.map((share, w) =>
       inWorker(root, share, options.signal, (n) => {
         done[w] = n;
         report(done.reduce((a, b) => a + b, 0));
       }).catch((error: Error) => {
         if (options.signal?.aborted) throw error;
         options.warn?.(`a parse worker failed (${error.message}); parsing its files in the main thread`);
-        return processFiles(root, share);
+        const partial = new PartialIndex();
+        const files = processFiles(root, share, partial);
+        return { files, partial: partial.finish() };
       }),
     ),
   );
 }
 
-/** Puts the runs together in file order: class table, symbol table, popularity, ranking engine. */
-function assemble(runs: ProcessedRun[], warn: (message: string) => void): Omit<BuiltIndex, 'warnings'> {
-  const byFile = runs.flatMap((run, r) => run.files.map((file) => ({ file, r }))).sort((a, b) => a.file.i - b.file.i);
-  const parts: MergePart[] = runs.map((run) => ({ data: run.partial, docMap: new Int32Array(run.partial.lengths.length).fill(-1) }));
+const INDEX_BATCH = 2000;
+
+/** Puts the runs together in file order: class table, symbol table, popularity, anchors, ranking engine. */
+async function assemble(
+  runs: ProcessedRun[],
+  options: BuildOptions,
+  warn: (message: string) => void,
+): Promise<Omit<BuiltIndex, 'warnings'>> {
   const classes: ClassEntry[] = [];
   const docs: DocEntry[] = [];
+  const texts: string[] = [];
   const seen = new Map<string, string>();
   const refs = new Map<string, number>();
-  for (const { file, r } of byFile) {
-    if ('error' in file) {
-      warn(file.error);
-      continue;
+  const anchorsByClass: Array<Array<[string, string]>> = [];
+  const parts: MergePart[] = runs.map((run) => ({
+    data: run.partial,
+    docMap: new Int32Array(run.partial.lengths.length / FIELD_COUNT).fill(-1),
+  }));
+  // The parts hold the partial indexes from here on (mergePartials lets them go once copied).
+  const files = runs.map((run) => run.files);
+  runs.length = 0;
+  files.forEach((run, r) => {
+    for (const file of run) {
+      if ('error' in file) {
+        warn(file.error);
+        continue;
+      }
+      const first = seen.get(file.cls.name);
+      if (first) {
+        warn(`skipped ${file.cls.file}: class ${file.cls.name} is already defined by ${first}`);
+        continue;
+      }
+      seen.set(file.cls.name, file.cls.file);
+      const cls = classes.push(file.cls) - 1;
+      file.docs.forEach(({ entry, summary }, k) => {
+        (entry as DocEntry).cls = cls;
+        parts[r].docMap[file.firstDoc + k] = docs.push(entry as DocEntry) - 1;
+        texts.push(summary);
+      });
+      anchorsByClass.push(file.anchors);
+      for (const [ref, n] of file.refs) refs.set(ref, (refs.get(ref) ?? 0) + n);
     }
-    const first = seen.get(file.cls.name);
-    if (first) {
-      warn(`skipped ${file.cls.file}: class ${file.cls.name} is already defined by ${first}`);
-      continue;
-    }
-    seen.set(file.cls.name, file.cls.file);
-    const cls = classes.push(file.cls) - 1;
-    file.docs.forEach((entry, k) => {
-      // The entries are fresh copies from the worker (or the parse): complete them in place.
-      (entry as DocEntry).cls = cls;
-      parts[r].docMap[file.firstDoc + k] = docs.push(entry as DocEntry) - 1;
-    });
-    for (const [ref, n] of file.refs) refs.set(ref, (refs.get(ref) ?? 0) + n);
-  }
+  });
   for (const d of docs) {
     const count = refs.get(d.kind === 'class' ? d.name : `${classes[d.cls].name}.${d.name}`);
     if (count) d.refs = count;
   }
-  return { classes, docs, engine: mergePartials(parts, docs.length) };
+  const anchorTexts = resolveAnchors(classes, docs, anchorsByClass);
+  anchorsByClass.length = 0;
+  files.length = 0;
+  const anchors = new PartialIndex();
+  for (let start = 0; start < docs.length; start += INDEX_BATCH) {
+    await yieldToLoop();
+    options.signal?.throwIfAborted();
+    for (let d = start; d < Math.min(docs.length, start + INDEX_BATCH); d++) {
+      anchors.add({ name: '', owner: '', brief: '', body: '', code: '', anchor: anchorTexts.get(d) ?? '' });
+    }
+  }
+  const merged = mergePartials(parts, anchors.finish(), docs.length);
+  return { classes, docs, summaries: Summaries.from(texts), engine: new Engine(merged, BM25F) };
 }
 
 export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Promise<BuiltIndex> {
@@ -154,12 +201,12 @@ export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Pr
   const workers = options.workers ?? defaultWorkers(tasks.length);
   const runs =
     workers > 0
-      ? await inWorkers(corpus.root, tasks, workers, { ...options, warn }, report)
+      ? await inWorkers(corpus.root, shares(tasks, corpus.files, workers), { ...options, warn }, report)
       : [await inThread(corpus.root, tasks, options, report)];
   options.signal?.throwIfAborted();
   report(corpus.files.length);
-  options.progress?.({ progress: total - 0.5, total, message: 'ranking symbols' });
-  const built = assemble(runs, warn);
+  options.progress?.({ progress: total - 0.5, total, message: 'indexing symbols' });
+  const built = await assemble(runs, options, warn);
   clearTermCache();
   return { ...built, warnings };
 }

@@ -8,6 +8,7 @@ import { parseClassXml } from '../parse/xml.js';
 import type { BuiltIndex } from './build.js';
 import type { Engine } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
+import type { Summaries } from './summaries.js';
 
 const DETAIL_CACHE = 48;
 
@@ -15,6 +16,7 @@ export class DocIndex {
   readonly classes: ClassEntry[];
   readonly docs: DocEntry[];
   readonly engine: Engine;
+  readonly summaries: Summaries;
   readonly warnings: string[];
   readonly root: string;
   private readonly classIds = new Map<string, number>();
@@ -26,11 +28,14 @@ export class DocIndex {
   /** Lowercased symbol name → doc ids (for exact-name boosts and "exists elsewhere" hints). */
   readonly byName = new Map<string, number[]>();
   private readonly details = new Map<string, RawClass>();
+  /** Lowercased symbol names, sorted (built on first prefix lookup). */
+  private sortedNames?: string[];
 
   constructor(built: BuiltIndex, root: string) {
     this.classes = built.classes;
     this.docs = built.docs;
     this.engine = built.engine;
+    this.summaries = built.summaries;
     this.warnings = built.warnings;
     this.root = root;
     this.members = this.classes.map(() => new Map());
@@ -52,6 +57,21 @@ export class DocIndex {
         else this.enums[d.cls].set(d.enum, [id]);
       }
     });
+  }
+
+  /** Docs whose lowercased name starts with `prefix` (at most `max`). */
+  namesStartingWith(prefix: string, max = 50): number[] {
+    const names = (this.sortedNames ??= [...this.byName.keys()].sort());
+    let lo = 0;
+    let hi = names.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (names[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < names.length && names[i].startsWith(prefix) && out.length < max; i++) out.push(...this.byName.get(names[i])!);
+    return out.slice(0, max);
   }
 
   /** Exact class name, or the one class whose name matches ignoring case. */
@@ -90,6 +110,11 @@ export class DocIndex {
 
   enumNames(clsId: number): string[] {
     return [...this.enums[clsId].keys()];
+  }
+
+  /** Plain-text summary of a symbol (brief, or the start of its description). */
+  summary(docId: number): string {
+    return this.summaries.get(docId);
   }
 
   qualifiedName(docId: number): string {

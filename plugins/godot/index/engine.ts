@@ -1,150 +1,192 @@
-// BM25F ranking over typed arrays. It computes what wink-bm25-text-search computes (field-weighted
-// term frequency, idf = ln((N − n + ½)/(n + ½) + 1), k1 = 1.2, b = 0.75), but keeps postings in
-// flat arrays instead of one object per document: on Godot's ~24k symbols wink needed ~0.4 s and
-// ~100 MB of heap to build (README, "Why not wink-bm25-text-search"); this merges the parse
-// workers' partial statistics in tens of milliseconds and loads from disk as-is.
-import type { PartialData } from './partial.js';
-import { terms } from './tokenize.js';
+// BM25F over typed arrays (Robertson & Zaragoza's "simple BM25F"): per term and document, the
+// field frequencies are length-normalised per field, weighted and summed into one pseudo-frequency,
+// which is then saturated once: w = idf · tf~ / (k1 + tf~), with
+// tf~ = Σ_f weight_f · tf_f / (1 − b_f + b_f · len_f / avglen_f) and idf = ln((N − n + ½)/(n + ½) + 1).
+// The index keeps raw field frequencies, so the weights, b and k1 (fitted by bench/godot-fit.js)
+// are applied when the engine is tuned, not baked into the saved index.
+import { FIELD_NAMES } from './entries.js';
+import { FIELD_COUNT, type PartialData } from './partial.js';
 
-export { FIELD_WEIGHTS } from './partial.js';
+export interface Bm25fParams {
+  /** Weight of each field, in FIELD_NAMES order. */
+  weights: readonly number[];
+  /** Length normalisation of each field (0: none, 1: full). */
+  b: readonly number[];
+  k1: number;
+}
 
-const K1 = 1.2;
-const B = 0.75;
+/** What a match filled in (views of the engine's scratch arrays, valid until `clear`). */
+export interface MatchResult {
+  docs: Uint32Array;
+  count: number;
+  scores: Float64Array;
+  cover: Float64Array;
+  names: Float64Array;
+}
 
 /** The persisted form of an engine: the vocabulary (JSON) beside one binary buffer. */
 export interface EngineMeta {
   vocab: string[];
   postings: number;
   docCount: number;
-}
-
-const HEADER = 32;
-const MAGIC = 'GDIDX001';
-
-/** A partial index and where its local documents went: global id, or -1 when dropped. */
-export interface MergePart {
-  data: PartialData;
-  docMap: Int32Array;
-}
-
-/** Merges partial statistics into one engine over `docCount` documents. */
-export function mergePartials(parts: MergePart[], docCount: number): Engine {
-  const vocab = new Map<string, number>();
-  const remaps = parts.map(({ data }) =>
-    Uint32Array.from(data.vocab, (term) => {
-      let id = vocab.get(term);
-      if (id === undefined) {
-        id = vocab.size;
-        vocab.set(term, id);
-      }
-      return id;
-    }),
-  );
-  const lengths = new Float64Array(docCount);
-  let total = 0;
-  for (const { data, docMap } of parts) {
-    for (let l = 0; l < docMap.length; l++) if (docMap[l] >= 0) lengths[docMap[l]] = data.lengths[l];
-  }
-  const avg = docCount ? lengths.reduce((a, b) => a + b, 0) / docCount || 1 : 1;
-  const termCount = vocab.size;
-  const offsets = new Uint32Array(termCount + 1);
-  parts.forEach(({ data, docMap }, k) => {
-    for (let p = 0; p < data.terms.length; p++) {
-      if (docMap[data.docs[p]] < 0) continue;
-      offsets[remaps[k][data.terms[p]] + 1]++;
-      total++;
-    }
-  });
-  for (let t = 0; t < termCount; t++) offsets[t + 1] += offsets[t];
-  const docs = new Uint32Array(total);
-  const weights = new Float32Array(total);
-  const fill = offsets.slice(0, termCount);
-  parts.forEach(({ data, docMap }, k) => {
-    const remap = remaps[k];
-    for (let p = 0; p < data.terms.length; p++) {
-      const d = docMap[data.docs[p]];
-      if (d < 0) continue;
-      const t = remap[data.terms[p]];
-      const df = offsets[t + 1] - offsets[t];
-      const idf = Math.log((docCount - df + 0.5) / (df + 0.5) + 1);
-      const norm = 1 - B + B * (lengths[d] / avg);
-      const freq = data.tfs[p];
-      const at = fill[t]++;
-      docs[at] = d;
-      weights[at] = ((freq * (K1 + 1)) / (K1 * norm + freq)) * idf;
-    }
-  });
-  return new Engine([...vocab.keys()], offsets, docs, weights, docCount);
+  fields: number;
 }
 
 export class Engine {
   private readonly termIds: Map<string, number>;
-  private readonly scores: Float32Array;
+  private readonly idf: Float32Array;
+  private readonly avg = new Float64Array(FIELD_COUNT);
+  /** Posting → tf~ under the current parameters. */
+  private pseudo: Float32Array;
+  private k1 = 1.2;
+  private readonly scores: Float64Array;
+  /** Per document: summed weight of the query terms it matched (scratch, zero between calls). */
+  private readonly cover: Float64Array;
+  /** Per document: weighted count of name terms the query matched (scratch). */
+  private readonly names: Float64Array;
+  /** The documents the current query touched (scratch). */
+  private readonly touched: Uint32Array;
 
   constructor(
-    private readonly vocab: string[],
-    private readonly offsets: Uint32Array,
-    private readonly postingDocs: Uint32Array,
-    private readonly weights: Float32Array,
-    readonly docCount: number,
+    private readonly data: PartialData,
+    params: Bm25fParams,
   ) {
+    const { vocab, offsets, lengths } = data;
     this.termIds = new Map(vocab.map((t, i) => [t, i]));
-    this.scores = new Float32Array(docCount);
+    const docCount = this.docCount;
+    this.idf = new Float32Array(vocab.length);
+    for (let t = 0; t < vocab.length; t++) {
+      const df = offsets[t + 1] - offsets[t];
+      this.idf[t] = Math.log((docCount - df + 0.5) / (df + 0.5) + 1);
+    }
+    for (let d = 0; d < docCount; d++) for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] += lengths[d * FIELD_COUNT + f];
+    for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.avg[f] / (docCount || 1) || 1;
+    this.pseudo = new Float32Array(data.docs.length);
+    this.scores = new Float64Array(docCount);
+    this.cover = new Float64Array(docCount);
+    this.names = new Float64Array(docCount);
+    this.touched = new Uint32Array(docCount);
+    this.tune(params);
   }
 
-  /** The query's distinct index terms that occur in the corpus. */
-  queryTerms(query: string): string[] {
-    return [...new Set(terms(query))].filter((t) => this.termIds.has(t));
+  get docCount(): number {
+    return this.data.lengths.length / FIELD_COUNT;
   }
 
-  /** Calls `visit` once for every document matching a query term, with its BM25F score. */
-  match(query: string, visit: (doc: number, score: number) => void): void {
-    const scores = this.scores;
-    const ids: number[] = [];
-    for (const term of this.queryTerms(query)) {
-      const t = this.termIds.get(term)!;
-      for (let p = this.offsets[t], end = this.offsets[t + 1]; p < end; p++) {
-        const d = this.postingDocs[p];
-        if (scores[d] === 0) ids.push(d);
-        scores[d] += this.weights[p];
+  get termCount(): number {
+    return this.data.vocab.length;
+  }
+
+  /** The parameters applied now. */
+  params!: Bm25fParams;
+
+  /** Applies field weights, b and k1 unless they are already the ones in use (the fit script tries many). */
+  tune(params: Bm25fParams): void {
+    if (params === this.params) return;
+    this.params = params;
+    const { docs, tfs, lengths } = this.data;
+    const norm = new Float64Array(this.docCount * FIELD_COUNT);
+    for (let d = 0; d < this.docCount; d++) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const b = params.b[f];
+        norm[d * FIELD_COUNT + f] = params.weights[f] / (1 - b + (b * lengths[d * FIELD_COUNT + f]) / this.avg[f]);
       }
     }
-    for (const id of ids) {
-      visit(id, scores[id]);
-      scores[id] = 0;
+    for (let p = 0; p < docs.length; p++) {
+      const base = docs[p] * FIELD_COUNT;
+      let sum = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const tf = tfs[p * FIELD_COUNT + f];
+        if (tf) sum += tf * norm[base + f];
+      }
+      this.pseudo[p] = sum;
+    }
+    this.k1 = params.k1;
+  }
+
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  term(id: number): string {
+    return this.data.vocab[id];
+  }
+
+  /** In how many documents the term occurs. */
+  df(termId: number): number {
+    return this.data.offsets[termId + 1] - this.data.offsets[termId];
+  }
+
+  idfOf(termId: number): number {
+    return this.idf[termId];
+  }
+
+  /** Field frequencies of a term in one document (zeros when it does not occur there). */
+  fieldTfs(termId: number, doc: number): number[] {
+    const { offsets, docs, tfs } = this.data;
+    let lo = offsets[termId];
+    let hi = offsets[termId + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === offsets[termId + 1] || docs[lo] !== doc) return new Array<number>(FIELD_COUNT).fill(0);
+    return Array.from(tfs.subarray(lo * FIELD_COUNT, (lo + 1) * FIELD_COUNT));
+  }
+
+  /**
+   * Scores a query (term ids and their weights) into the engine's scratch arrays and returns them:
+   * `docs[0 … count)` are the matching documents; for each, `scores[d]` is its BM25F score, `cover[d]`
+   * the summed weight of the query terms it matched, `names[d]` the weighted count of its name's
+   * terms the query holds (see nameShare). Typed arrays, not a callback per document: a score passed
+   * to a function is boxed, and a query touches thousands of documents. Call `clear(result)` when done.
+   */
+  match(query: ReadonlyMap<number, number>): MatchResult {
+    const { offsets, docs, tfs } = this.data;
+    const { scores, cover, names, touched } = this;
+    let count = 0;
+    for (const [t, weight] of query) {
+      const w = weight * this.idf[t];
+      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+        const tf = this.pseudo[p];
+        if (tf === 0) continue;
+        const d = docs[p];
+        if (cover[d] === 0) touched[count++] = d;
+        cover[d] += weight;
+        scores[d] += (w * tf) / (this.k1 + tf);
+        // Field 0 is the name.
+        const inName = tfs[p * FIELD_COUNT];
+        if (inName) names[d] += weight * inName;
+      }
+    }
+    return { docs: touched, count, scores, cover, names };
+  }
+
+  /** Share of a document's name terms that the query holds (1: the query spells the whole name, as `signal pressed` does BaseButton.pressed). */
+  nameShare(result: MatchResult, doc: number): number {
+    const length = this.data.lengths[doc * FIELD_COUNT];
+    return length ? Math.min(1, result.names[doc] / length) : 0;
+  }
+
+  /** Zeroes the scratch arrays a match filled. */
+  clear(result: MatchResult): void {
+    for (let k = 0; k < result.count; k++) {
+      const d = result.docs[k];
+      result.scores[d] = 0;
+      result.cover[d] = 0;
+      result.names[d] = 0;
     }
   }
 
   meta(): EngineMeta {
-    return { vocab: this.vocab, postings: this.postingDocs.length, docCount: this.docCount };
+    return { vocab: this.data.vocab, postings: this.data.docs.length, docCount: this.docCount, fields: FIELD_COUNT };
   }
 
-  /** Offsets, posting documents and weights in one buffer, after a header naming the build. */
-  toBinary(buildId: string): Buffer {
-    const parts = [this.offsets, this.postingDocs, this.weights];
-    const out = Buffer.alloc(HEADER + parts.reduce((n, a) => n + a.byteLength, 0));
-    out.write(`${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER), 0, 'latin1');
-    let at = HEADER;
-    for (const a of parts) {
-      out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
-      at += a.byteLength;
-    }
-    return out;
-  }
-
-  /** The inverse of toBinary; undefined when the buffer is not the one this metadata describes. */
-  static fromBinary(meta: EngineMeta, buildId: string, buf: Buffer): Engine | undefined {
-    const terms = meta.vocab.length;
-    const expected = HEADER + 4 * (terms + 1) + 8 * meta.postings;
-    if (buf.length !== expected || buf.toString('latin1', 0, HEADER) !== `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER))
-      return undefined;
-    // Typed arrays need 4-byte alignment: copy when the buffer does not start on one.
-    const bytes = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
-    const view = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, offset: number, n: number) =>
-      new Type(bytes.buffer, bytes.byteOffset + offset, n);
-    const offsets = view(Uint32Array, HEADER, terms + 1);
-    const docs = view(Uint32Array, HEADER + 4 * (terms + 1), meta.postings);
-    const weights = view(Float32Array, HEADER + 4 * (terms + 1) + 4 * meta.postings, meta.postings);
-    return new Engine(meta.vocab, offsets, docs, weights, meta.docCount);
+  /** The arrays the index file stores (persist.ts lays them out). */
+  arrays(): PartialData {
+    return this.data;
   }
 }
+
+export { FIELD_NAMES };

@@ -2,6 +2,7 @@
 // short plain-text summary for snippets. Full details are re-read from the class file on demand.
 import type { DocKind, RawClass } from '../model.js';
 import { toPlain } from '../parse/bbcode.js';
+import { anchorsOf, type Anchor } from './anchors.js';
 
 export interface ClassEntry {
   name: string;
@@ -17,21 +18,29 @@ export interface DocEntry {
   /** Index of the owning class in `classes`. */
   cls: number;
   name: string;
-  /** Plain-text summary (brief, or the start of the description) for snippets. */
-  text: string;
   /** For enum values: the enum they belong to. */
   enum?: string;
   /** How many cross-references in the whole reference point at this symbol (a popularity signal). */
   refs?: number;
+  /** A virtual method: a hook scripts implement (`_ready`, `_draw`), not an API they call. */
+  virtual?: boolean;
 }
 
-/** The text fields ranked by BM25 for one document. */
+/**
+ * The text fields ranked by BM25F for one document. `anchor` is filled when the whole reference is
+ * assembled: the sentences (and code-sample comments) of other descriptions that name this symbol.
+ */
 export interface DocFields {
   name: string;
   owner: string;
   brief: string;
   body: string;
+  /** Comments and identifiers of the GDScript samples in the symbol's own description. */
+  code: string;
+  anchor: string;
 }
+
+export const FIELD_NAMES: ReadonlyArray<keyof DocFields> = ['name', 'owner', 'brief', 'body', 'code', 'anchor'];
 
 export const SUMMARY_CHARS = 240;
 
@@ -48,8 +57,11 @@ function firstSentence(plain: string): string {
 
 export interface ClassEntries {
   cls: ClassEntry;
-  docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }>;
+  /** Each symbol: its entry, its fields, and its plain-text summary (brief, or the start of the description) for snippets. */
+  docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields; summary: string }>;
   refs: string[];
+  /** Text this class's descriptions say about other symbols, for their `anchor` fields. */
+  anchors: Anchor[];
 }
 
 /** Turns one parsed class into index entries (without its class index filled in). */
@@ -59,26 +71,54 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   const onRef = (target: string, isClass: boolean) =>
     refs.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`);
   const plain = (bbcode: string) => toPlain(bbcode, onRef);
+  const anchors: Anchor[] = [];
   const brief = plain(raw.brief);
   const cls: ClassEntry = { name: raw.name, file, brief };
   if (raw.inherits) cls.inherits = raw.inherits;
-  const docs: Array<{ entry: Omit<DocEntry, 'cls'>; fields: DocFields }> = [];
-  const description = plain(raw.description);
-  docs.push({
-    entry: { kind: 'class', name: raw.name, text: summary(brief || description) },
-    fields: { name: raw.name, owner: '', brief, body: description },
-  });
-  const member = (kind: DocKind, name: string, bbcode: string, extra?: string) => {
-    const text = plain(bbcode);
-    const entry: Omit<DocEntry, 'cls'> = { kind, name, text: summary(text) };
-    if (extra) entry.enum = extra;
-    docs.push({ entry, fields: { name, owner: extra ? `${raw.name} ${extra}` : raw.name, brief: firstSentence(text), body: text } });
+  const docs: ClassEntries['docs'] = [];
+  const described = (bbcode: string, self: string) => {
+    const found = anchorsOf(bbcode, raw.name, self);
+    for (const a of found.anchors) anchors.push(a);
+    return found.code;
   };
-  for (const m of raw.methods) member('method', m.name, m.description);
+  const description = plain(raw.description);
+  // Tutorial titles are the manual's words for what the class is for ("Using Area2D", "Background loading").
+  const titles = raw.tutorials.map((t) => t.title ?? '').join('. ');
+  docs.push({
+    entry: { kind: 'class', name: raw.name },
+    summary: summary(brief || description),
+    fields: {
+      name: raw.name,
+      owner: '',
+      brief,
+      body: titles ? `${description} ${titles}` : description,
+      code: described(`${raw.brief}\n${raw.description}`, raw.name),
+      anchor: '',
+    },
+  });
+  const member = (kind: DocKind, name: string, bbcode: string, extra?: { enum?: string; virtual?: boolean }) => {
+    const text = plain(bbcode);
+    const entry: Omit<DocEntry, 'cls'> = { kind, name };
+    if (extra?.enum) entry.enum = extra.enum;
+    if (extra?.virtual) entry.virtual = true;
+    docs.push({
+      entry,
+      summary: summary(text),
+      fields: {
+        name,
+        owner: extra?.enum ? `${raw.name} ${extra.enum}` : raw.name,
+        brief: firstSentence(text),
+        body: text,
+        code: described(bbcode, `${raw.name}.${name}`),
+        anchor: '',
+      },
+    });
+  };
+  for (const m of raw.methods) member('method', m.name, m.description, { virtual: /\bvirtual\b/.test(m.qualifiers ?? '') });
   for (const p of raw.properties) if (!p.overrides) member('property', p.name, p.description);
   for (const s of raw.signals) member('signal', s.name, s.description);
-  for (const c of raw.constants) member('constant', c.name, c.description, c.enum);
+  for (const c of raw.constants) member('constant', c.name, c.description, { enum: c.enum });
   for (const t of raw.themeItems) member('theme_item', t.name, t.description);
   for (const a of raw.annotations) member('annotation', a.name, a.description);
-  return { cls, docs, refs };
+  return { cls, docs, refs, anchors };
 }

@@ -1,7 +1,7 @@
 // The on-disk index (plugins.godot.indexPath): a JSON file with the inputs it was built from (every
 // class file with size and mtime), the class and symbol tables and the vocabulary, and beside it a
-// binary file with the ranking arrays (`godot-index.bin`), loaded without decoding. A warm start
-// uses them only when the inputs still match; anything else means a rebuild.
+// binary file (`godot-index.bin`) with the ranking arrays and the symbols' summaries, loaded without
+// decoding. A warm start uses them only when the inputs still match; anything else means a rebuild.
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
@@ -9,13 +9,16 @@ import path from 'node:path';
 import type { Corpus } from '../corpus/discover.js';
 import type { DocKind } from '../model.js';
 import type { BuiltIndex } from './build.js';
-import { Engine, FIELD_WEIGHTS, type EngineMeta } from './engine.js';
-import type { ClassEntry, DocEntry } from './entries.js';
+import { BM25F } from '../ranking-params.js';
+import { Engine, type EngineMeta } from './engine.js';
+import { FIELD_COUNT } from './partial.js';
+import { Summaries } from './summaries.js';
+import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-export const INDEX_VERSION = 2;
-const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, w: FIELD_WEIGHTS, e: endianness() });
+export const INDEX_VERSION = 4;
+const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {
   class: 'c',
@@ -28,7 +31,15 @@ const KIND_CODES: Record<DocKind, string> = {
 };
 const CODE_KINDS = Object.fromEntries(Object.entries(KIND_CODES).map(([k, v]) => [v, k])) as Record<string, DocKind>;
 
-type DocRow = [string, number, string, string, number, string?];
+/** kind code (upper case: a virtual method), class, name, references, enum. */
+type DocRow = [string, number, string, number, string?];
+
+const HEADER = 32;
+const MAGIC = 'GDIDX004';
+
+interface BinaryMeta extends EngineMeta {
+  summaryBytes: number;
+}
 
 interface Persisted {
   format: string;
@@ -39,7 +50,7 @@ interface Persisted {
   classes: Array<[string, string, string, string]>;
   docs: DocRow[];
   warnings: string[];
-  engine: EngineMeta;
+  engine: BinaryMeta;
 }
 
 /** `godot-index.json` → `godot-index.bin`. */
@@ -98,19 +109,19 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void
     files: corpus.files.map((f) => [f.rel, f.size, f.mtimeMs]),
     classes: index.classes.map((c) => [c.name, c.inherits ?? '', c.file, c.brief]),
     docs: index.docs.map((d) => {
-      const row: DocRow = [KIND_CODES[d.kind], d.cls, d.name, d.text, d.refs ?? 0];
+      const row: DocRow = [d.virtual ? KIND_CODES[d.kind].toUpperCase() : KIND_CODES[d.kind], d.cls, d.name, d.refs ?? 0];
       if (d.enum) row.push(d.enum);
       return row;
     }),
     warnings: index.warnings,
-    engine: index.engine.meta(),
+    engine: { ...index.engine.meta(), summaryBytes: index.summaries.bytes.length },
   };
   mkdirSync(path.dirname(file), { recursive: true });
   const bin = binaryPath(file);
   try {
     // Both halves are written beside their targets first, so a reader never sees half an index;
     // the build id ties them together.
-    const commitBin = commitAtomically(bin, (fd) => writeSync(fd, index.engine.toBinary(buildId)));
+    const commitBin = commitAtomically(bin, (fd) => writeBinary(fd, buildId, index));
     const commitJson = commitAtomically(file, (fd) => writeJson(fd, data));
     commitBin();
     commitJson();
@@ -118,6 +129,49 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void
     rmSync(`${bin}.${process.pid}.tmp`, { force: true });
     rmSync(`${file}.${process.pid}.tmp`, { force: true });
   }
+}
+
+function header(buildId: string): string {
+  return `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER);
+}
+
+/** Header, then the arrays 4-byte ones first so every view is aligned: offsets, postings, summary offsets, lengths, frequencies, summary bytes. */
+function binaryParts(index: Pick<BuiltIndex, 'engine' | 'summaries'>): ArrayBufferView[] {
+  const { offsets, docs, lengths, tfs } = index.engine.arrays();
+  return [offsets, docs, index.summaries.offsets, lengths, tfs, index.summaries.bytes];
+}
+
+function writeBinary(fd: number, buildId: string, index: BuiltIndex): void {
+  writeSync(fd, Buffer.from(header(buildId), 'latin1'));
+  for (const part of binaryParts(index)) writeSync(fd, new Uint8Array(part.buffer, part.byteOffset, part.byteLength));
+}
+
+function readBinary(meta: BinaryMeta, buildId: string, buf: Buffer): { engine: Engine; summaries: Summaries } | undefined {
+  const { vocab, postings, docCount, fields, summaryBytes } = meta;
+  const expected =
+    HEADER +
+    4 * (vocab.length + 1) +
+    4 * postings +
+    4 * (docCount + 1) +
+    2 * docCount * FIELD_COUNT +
+    postings * FIELD_COUNT +
+    summaryBytes;
+  if (fields !== FIELD_COUNT || buf.length !== expected || buf.toString('latin1', 0, HEADER) !== header(buildId)) return undefined;
+  // Typed arrays need aligned offsets: copy when the buffer does not start on a 4-byte boundary.
+  const bytes = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
+  let at = bytes.byteOffset + HEADER;
+  const take = <T>(Type: new (b: ArrayBufferLike, o: number, n: number) => T, n: number, size: number): T => {
+    const view = new Type(bytes.buffer, at, n);
+    at += n * size;
+    return view;
+  };
+  const offsets = take(Uint32Array, vocab.length + 1, 4);
+  const docs = take(Uint32Array, postings, 4);
+  const summaryOffsets = take(Uint32Array, docCount + 1, 4);
+  const lengths = take(Uint16Array, docCount * FIELD_COUNT, 2);
+  const tfs = take(Uint8Array, postings * FIELD_COUNT, 1);
+  const text = take(Uint8Array, summaryBytes, 1);
+  return { engine: new Engine({ vocab, offsets, docs, lengths, tfs }, BM25F), summaries: new Summaries(text, summaryOffsets) };
 }
 
 export type LoadResult = { index: BuiltIndex } | { stale: string };
@@ -136,16 +190,17 @@ export function loadIndex(file: string, corpus: Corpus): LoadResult {
   }
   if (data?.format !== FORMAT || data.fingerprint !== FINGERPRINT) return { stale: 'the saved index is from another version' };
   if (!sameInputs(data, corpus)) return { stale: 'class files changed since the index was saved' };
-  const engine = Engine.fromBinary(data.engine, data.buildId, bin);
-  if (!engine) return { stale: `${binaryPath(file)} does not belong to ${file}` };
+  const binary = readBinary(data.engine, data.buildId, bin);
+  if (!binary) return { stale: `${binaryPath(file)} does not belong to ${file}` };
   const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) =>
     inherits ? { name, inherits, file: f, brief } : { name, file: f, brief },
   );
-  const docs: DocEntry[] = data.docs.map(([code, cls, name, text, refs, enumName]) => {
-    const doc: DocEntry = { kind: CODE_KINDS[code], cls, name, text };
+  const docs: DocEntry[] = data.docs.map(([code, cls, name, refs, enumName]) => {
+    const doc: DocEntry = { kind: CODE_KINDS[code.toLowerCase()], cls, name };
+    if (code !== code.toLowerCase()) doc.virtual = true;
     if (refs) doc.refs = refs;
     if (enumName) doc.enum = enumName;
     return doc;
   });
-  return { index: { classes, docs, warnings: data.warnings, engine } };
+  return { index: { classes, docs, warnings: data.warnings, ...binary } };
 }

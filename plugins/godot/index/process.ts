@@ -1,10 +1,12 @@
-// Reads and parses a run of class files into index entries plus their term statistics. Runs in a
-// parse worker (parse-worker.ts) or, for small folders and in tests, in the main thread.
+// Reads and parses a run of class files into index entries, counting the terms of their fields into
+// a partial index as it goes (so no file's text outlives its parse). Runs in a parse worker
+// (parse-worker.ts) or, for small folders, in the main thread. The anchor field is counted later,
+// once every file's anchors are known (build.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseClassXml, XmlDocError } from '../parse/xml.js';
-import { entriesOf, type ClassEntry, type DocEntry } from './entries.js';
-import { PartialIndex, type PartialData } from './partial.js';
+import { entriesOf, type ClassEntries, type DocEntry } from './entries.js';
+import type { PartialIndex, PartialData } from './partial.js';
 
 export interface FileTask {
   /** Position of the file in the corpus (results are merged in this order). */
@@ -12,10 +14,17 @@ export interface FileTask {
   rel: string;
 }
 
-export type FileResult =
-  | { i: number; cls: ClassEntry; docs: Array<Omit<DocEntry, 'cls'>>; refs: Array<[string, number]>; firstDoc: number }
-  | { i: number; error: string };
+export interface ParsedFile extends Pick<ClassEntries, 'cls' | 'anchors'> {
+  i: number;
+  docs: Array<{ entry: Omit<DocEntry, 'cls'>; summary: string }>;
+  refs: Array<[string, number]>;
+  /** Local id (in the run's partial index) of the file's first document. */
+  firstDoc: number;
+}
 
+export type FileResult = ParsedFile | { i: number; error: string };
+
+/** A run of files and the partial index of their documents. */
 export interface ProcessedRun {
   files: FileResult[];
   partial: PartialData;
@@ -34,25 +43,19 @@ export function describeParseError(root: string, rel: string, error: unknown): s
   return `skipped ${where}: ${(error as Error).message}`;
 }
 
-/** Parses class files into entries, adding their documents to `partial`. */
-export function processInto(partial: PartialIndex, root: string, tasks: FileTask[], onProgress?: (done: number) => void): FileResult[] {
+export function processFiles(root: string, tasks: FileTask[], partial: PartialIndex, onProgress?: (done: number) => void): FileResult[] {
   const files: FileResult[] = [];
   tasks.forEach((task, n) => {
     try {
       const parsed = entriesOf(parseClassXml(readFileSync(path.join(root, task.rel), 'utf8'), task.rel), task.rel);
       const firstDoc = partial.size;
       for (const d of parsed.docs) partial.add(d.fields);
-      files.push({ i: task.i, cls: parsed.cls, docs: parsed.docs.map((d) => d.entry), refs: counted(parsed.refs), firstDoc });
+      const docs = parsed.docs.map(({ entry, summary }) => ({ entry, summary }));
+      files.push({ i: task.i, cls: parsed.cls, docs, refs: counted(parsed.refs), anchors: parsed.anchors, firstDoc });
     } catch (error) {
       files.push({ i: task.i, error: describeParseError(root, task.rel, error) });
     }
     if (onProgress && (n + 1) % 32 === 0) onProgress(n + 1);
   });
   return files;
-}
-
-export function processFiles(root: string, tasks: FileTask[], onProgress?: (done: number) => void): ProcessedRun {
-  const partial = new PartialIndex();
-  const files = processInto(partial, root, tasks, onProgress);
-  return { files, partial: partial.finish() };
 }

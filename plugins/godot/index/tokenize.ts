@@ -73,6 +73,11 @@ function stemmed(word: string): string[] {
   return hit;
 }
 
+/** Index terms of one word (a run of [A-Za-z0-9_]); the cached array itself: do not change it. */
+export function wordTerms(word: string): readonly string[] {
+  return stemmed(word);
+}
+
 /** Frees the per-word caches (the build fills them with the whole vocabulary; queries refill little). */
 export function clearTermCache(): void {
   cache.clear();

@@ -67,25 +67,49 @@ export function blankNonCode(code: string): string {
 
 /** Number of top-level arguments in the call whose `(` is at `open`, or undefined if unbalanced. */
 export function countArgs(code: string, open: number): number | undefined {
-  let depth = 0;
-  let commas = 0;
-  let content = false;
-  for (let i = open; i < code.length; i++) {
-    const c = code[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) return content ? commas + 1 : 0;
-    } else if (depth === 1 && c === ',') commas++;
-    else if (depth >= 1 && !/\s/.test(c)) content = true;
-  }
-  return undefined;
+  return argCounts(code.slice(open)).get(0);
 }
 
-function lineAt(code: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (code.charCodeAt(i) === 10) line++;
-  return line;
+/**
+ * For every `(` of the code: how many top-level arguments its call has (absent when it is never
+ * closed). One pass with a stack, so a script full of unclosed or nested brackets costs linear time.
+ */
+export function argCounts(code: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  const stack: Array<{ at: number; paren: boolean; commas: number; content: boolean }> = [];
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    const top = stack[stack.length - 1];
+    if (c === 40 || c === 91 || c === 123) {
+      // ( [ {
+      if (top) top.content = true;
+      stack.push({ at: i, paren: c === 40, commas: 0, content: false });
+    } else if (c === 41 || c === 93 || c === 125) {
+      // ) ] }
+      const frame = stack.pop();
+      if (frame?.paren) counts.set(frame.at, frame.content ? frame.commas + 1 : 0);
+    } else if (top) {
+      if (c === 44) top.commas++;
+      else if (c !== 32 && c !== 9 && c !== 10 && c !== 13) top.content = true;
+    }
+  }
+  return counts;
+}
+
+/** Line number (1-based) of any offset, by binary search over the line starts. */
+function lineIndex(code: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
 }
 
 export interface Scan {
@@ -96,10 +120,12 @@ export interface Scan {
 
 export function scanGdscript(source: string): Scan {
   const code = blankNonCode(source);
+  const lineAt = lineIndex(code);
+  const args = argCounts(code);
   const refs: ApiRef[] = [];
   const locals = new Set<string>();
   const types = new Map<string, { cls: string; via: string }>();
-  const add = (ref: ApiRef, at: number) => refs.push({ ...ref, line: lineAt(code, at) });
+  const add = (ref: ApiRef, at: number) => refs.push({ ...ref, line: lineAt(at) });
   const isClassLike = (name: string) => /^[A-Z@]/.test(name) || ['int', 'float', 'bool'].includes(name);
 
   for (const m of code.matchAll(/\b(?:func|signal|var|const|class_name|class|enum)\s+([A-Za-z_]\w*)/g)) locals.add(m[1]);
@@ -128,18 +154,18 @@ export function scanGdscript(source: string): Scan {
   // `Head.member` and `Head.member(…)`, where Head starts a chain.
   for (const m of code.matchAll(/(?<![\w.$%])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)(\s*\()?/g)) {
     const [whole, head, member, call] = m;
-    const args = call ? countArgs(code, m.index + whole.length - 1) : undefined;
+    const count = call ? args.get(m.index + whole.length - 1) : undefined;
     const text = `${head}.${member}${call ? '(…)' : ''}`;
     if (head === 'self' || head === 'super') {
-      if (head === 'self' && base && !locals.has(member)) add({ text, cls: base, member, args }, m.index);
+      if (head === 'self' && base && !locals.has(member)) add({ text, cls: base, member, args: count }, m.index);
       continue;
     }
     const typed = types.get(head);
     if (typed) {
-      if (isClassLike(typed.cls)) add({ text, cls: typed.cls, member, args, via: typed.via }, m.index);
+      if (isClassLike(typed.cls)) add({ text, cls: typed.cls, member, args: count, via: typed.via }, m.index);
     } else if (isClassLike(head) && !locals.has(head)) {
       if (member === 'new') add({ text: `${head}.new()`, cls: head }, m.index);
-      else add({ text, cls: head, member, args }, m.index);
+      else add({ text, cls: head, member, args: count }, m.index);
     }
   }
   // Bare calls: `add_child(x)`, `print(…)`, `Vector2(…)`.
@@ -147,9 +173,9 @@ export function scanGdscript(source: string): Scan {
     const name = m[1];
     const prev = code.slice(Math.max(0, m.index - 12), m.index);
     if (KEYWORDS.has(name) || locals.has(name) || /\b(?:func|signal)\s+$/.test(prev)) continue;
-    const args = countArgs(code, m.index + m[0].length - 1);
+    const count = args.get(m.index + m[0].length - 1);
     if (isClassLike(name)) add({ text: `${name}(…)`, cls: name }, m.index);
-    else add({ text: `${name}(…)`, member: name, args }, m.index);
+    else add({ text: `${name}(…)`, member: name, args: count }, m.index);
   }
   refs.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { refs, base };

@@ -1,7 +1,10 @@
-// The ranking signals added on top of BM25F. Each is general (no query is special-cased) and was
-// checked against the relevance set in test/fixtures/godot/relevance-queries.json.
+// The multipliers each matched document's BM25F score gets. Each is general (no query is special-
+// cased): what kind of symbol it is, how often the rest of the reference links to it, whether it is
+// editor-only API or a virtual hook, whether the query names its class or its kind.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
+import type { RankingParams } from '../ranking-params.js';
+import type { NamedSymbols } from './identifiers.js';
 
 /** Constants and theme items are many and rarely what a question is about. */
 const KIND_PRIOR: Record<DocKind, number> = {
@@ -24,65 +27,68 @@ const KIND_WORDS: Record<string, DocKind> = {
   enum: 'constant',
   annotation: 'annotation',
 };
-const KIND_HINT = 1.5;
-/** Weight of popularity: how often the rest of the reference links to a symbol (log scale). */
-const POPULARITY = 0.12;
 /** Editor-only API (Editor* classes, project settings) is for plugin authors, not game code. */
 const EDITOR = 0.6;
-/** A class named in the question (`label`, `tilemap`): its members rank higher, its ancestors' a little. */
-const MENTION = 1.5;
-const ANCESTOR = 1.25;
-/**
- * Words people use where Godot's reference says something else (or said it before 4.0). Each adds
- * the reference's word to the query; the user's word still counts.
- */
-const SYNONYMS: Record<string, string> = {
-  click: 'pressed',
-  clicked: 'pressed',
-  instance: 'instantiate',
-  sound: 'audio',
-  music: 'audio',
-  kinematic: 'character',
-  spatial: 'node3d',
-};
+/** A class written the way Godot spells it (`CanvasLayer`) is itself what the question is about. */
+const SPELLED_CLASS = 2;
 
-function words(query: string): string[] {
-  return query
-    .toLowerCase()
-    .split(/[^a-z0-9_@]+/)
-    .filter(Boolean);
+/** "which node …", "what class …", "node that …": the question asks for a class. */
+const CLASS_QUESTION = /^(?:(?:which|what) (?:\w+ )?(?:node|class|type|resource)s?|(?:node|class)s? (?:to|that|for|which))\b/;
+
+export function kindsNamed(words: string[]): Set<DocKind> {
+  const kinds = new Set(words.map((w) => KIND_WORDS[w]).filter(Boolean));
+  if (CLASS_QUESTION.test(words.join(' '))) kinds.add('class');
+  return kinds;
 }
 
-/** The query with the reference's words for the user's appended. */
-export function expand(query: string): string {
-  const extra = words(query)
-    .map((w) => SYNONYMS[w])
-    .filter(Boolean);
-  return extra.length ? `${query} ${extra.join(' ')}` : query;
-}
+const statics = new WeakMap<DocIndex, { params: RankingParams; prior: Float32Array }>();
 
-export type Prior = (id: number) => number;
-
-/** The multiplier each matched document's BM25F score gets for this query. */
-export function priorFor(index: DocIndex, query: string): Prior {
-  const hinted = new Set(
-    words(query)
-      .map((w) => KIND_WORDS[w])
-      .filter(Boolean),
-  );
-  const mentioned = new Map<number, number>();
-  for (const word of words(query)) {
-    const id = word.length >= 3 ? index.classId(word) : undefined;
-    if (id === undefined) continue;
-    index.chain(id).forEach((cid, depth) => mentioned.set(cid, Math.max(mentioned.get(cid) ?? 1, depth === 0 ? MENTION : ANCESTOR)));
-  }
-  return (id) => {
-    const d = index.docs[id];
-    let m = KIND_PRIOR[d.kind] * (1 + POPULARITY * Math.log1p(d.refs ?? 0));
-    if (hinted.has(d.kind)) m *= KIND_HINT;
+/** The part of the prior that does not depend on the query, one value per document (cached per params). */
+function staticPrior(index: DocIndex, params: RankingParams): Float32Array {
+  const cached = statics.get(index);
+  if (cached?.params === params) return cached.prior;
+  const prior = new Float32Array(index.docs.length);
+  index.docs.forEach((d, id) => {
+    let m = KIND_PRIOR[d.kind] * (1 + params.popularity * Math.log1p(d.refs ?? 0));
+    if (d.virtual) m *= params.virtual;
     const owner = index.classes[d.cls].name;
     if (owner.startsWith('Editor') || (owner === 'ProjectSettings' && d.kind === 'property')) m *= EDITOR;
-    if (d.kind !== 'class') m *= mentioned.get(d.cls) ?? 1;
-    return m;
+    prior[id] = m;
+  });
+  statics.set(index, { params, prior });
+  return prior;
+}
+
+/**
+ * The multiplier of each matched document's BM25F score for this query: the static part per
+ * document, and the query's own factors (kinds it names, classes it names).
+ */
+export interface Prior {
+  base: Float32Array;
+  /** Kinds the query names (their symbols × kindHint). */
+  hinted: ReadonlySet<DocKind>;
+  named: NamedSymbols;
+  /** True when neither kinds nor classes are named: base alone is the prior. */
+  plain: boolean;
+}
+
+export function priorFor(index: DocIndex, words: string[], named: NamedSymbols, params: RankingParams): Prior {
+  const hinted = kindsNamed(words);
+  return {
+    base: staticPrior(index, params),
+    hinted,
+    named,
+    plain: hinted.size === 0 && named.classes.size === 0 && named.spelled.size === 0,
   };
+}
+
+/** The prior of one document (the general case; callers use `base` directly when `plain`). */
+export function priorOf(index: DocIndex, prior: Prior, params: RankingParams, id: number): number {
+  const d = index.docs[id];
+  let m = prior.base[id];
+  if (prior.hinted.has(d.kind)) m *= params.kindHint;
+  const strength = prior.named.classes.get(d.cls) ?? 0;
+  if (d.kind !== 'class') m *= params.mention ** strength;
+  else if (prior.named.spelled.has(d.cls)) m *= SPELLED_CLASS;
+  return m;
 }

@@ -1,10 +1,15 @@
-// godot_search: BM25F scores times the ranking priors, plus exact-name matches on top so that
-// `Node2D`, `_ready` or `Node2D.look_at` comes first; snippets show the query's terms as **term**.
+// godot_search: BM25F scores of the planned query (query.ts) times the ranking priors, names the
+// query spells added on top, then feedback and proximity re-rankings; an exact class or symbol name
+// (`Node2D`, `_ready`, `Node2D.look_at`) comes first. Snippets show the query's terms as **term**.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
-import { terms } from '../index/tokenize.js';
+import { wordTerms } from '../index/tokenize.js';
+import { RANKING, type RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
-import { expand, priorFor } from './ranking.js';
+import { feedbackTerms, phrasePairs, PROXIMITY_DEPTH } from './feedback.js';
+import { namedSymbols } from './identifiers.js';
+import { planQuery, type QueryPlan } from './query.js';
+import { priorFor, priorOf } from './ranking.js';
 
 export const SEARCH_KINDS = ['class', 'method', 'property', 'signal', 'constant'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -57,7 +62,7 @@ export function snippet(text: string, queryTerms: ReadonlySet<string>): string |
   if (!text) return undefined;
   let first = -1;
   const marked = text.replace(/[A-Za-z0-9_]+/g, (word, at: number) => {
-    if (!terms(word).some((t) => queryTerms.has(t))) return word;
+    if (!wordTerms(word).some((t) => queryTerms.has(t))) return word;
     if (first < 0) first = at;
     return `**${word}**`;
   });
@@ -74,8 +79,10 @@ class TopK {
     private readonly before: (a: [number, number], b: [number, number]) => boolean,
   ) {}
   offer(id: number, score: number): void {
-    const item: [number, number] = [id, score];
     const items = this.items;
+    // Most candidates lose to the last kept one on the score alone: no allocation for them.
+    if (items.length === this.limit && score < items[items.length - 1][1]) return;
+    const item: [number, number] = [id, score];
     if (items.length === this.limit && !this.before(item, items[items.length - 1])) return;
     let at = items.length;
     while (at > 0 && this.before(item, items[at - 1])) at--;
@@ -84,44 +91,121 @@ class TopK {
   }
 }
 
-export function search(index: DocIndex, query: string, options: { kind?: SearchKind; limit: number }): SearchHit[] {
-  const expanded = expand(query);
-  const prior = priorFor(index, query);
-  const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
-  const exact = new Map(
-    exactMatches(index, query)
-      .filter(wanted)
-      .map((id) => [id, 0]),
-  );
-  const ids: number[] = [];
-  const scores: number[] = [];
-  let top = 0;
-  index.engine.match(expanded, (id, bm25) => {
-    if (!wanted(id)) return;
-    const score = bm25 * prior(id);
-    if (exact.has(id)) exact.set(id, score);
-    else {
-      ids.push(id);
-      scores.push(score);
-    }
-    if (score > top) top = score;
+export interface SearchOptions {
+  kind?: SearchKind;
+  limit: number;
+  /** Ranking numbers (the fit script and the ablation try others); default: ranking-params.ts. */
+  params?: RankingParams;
+}
+
+/** Per index: a score slot per document and the list of documents scored, reused by every search (they run one at a time). */
+const scratches = new WeakMap<DocIndex, { slots: Float64Array; ids: Uint32Array }>();
+
+function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } {
+  let scratch = scratches.get(index);
+  if (!scratch) scratches.set(index, (scratch = { slots: new Float64Array(index.docs.length), ids: new Uint32Array(index.docs.length) }));
+  return scratch;
+}
+
+/** Ranks every matching document; returns the best `depth` as [id, score]. */
+function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOptions, depth: number): Array<[number, number]> {
+  const params = options.params ?? RANKING;
+  const named = namedSymbols(index, query, plan.words, plan.identifiers, {
+    exact: params.identifier,
+    fuzzy: params.identifierFuzzy,
+    prefix: params.identifierPrefix,
   });
-  // Higher score first; then the shorter name, then the earlier document (stable across runs).
-  const before = (a: [number, number], b: [number, number]) =>
-    a[1] !== b[1]
-      ? a[1] > b[1]
-      : index.docs[a[0]].name.length !== index.docs[b[0]].name.length
-        ? index.docs[a[0]].name.length < index.docs[b[0]].name.length
-        : a[0] < b[0];
-  const best = new TopK(options.limit, before);
-  // Exact name matches go above every ranked hit: classes first, then by their own score.
-  for (const [id, own] of exact) best.offer(id, top + 10 + (index.docs[id].kind === 'class' ? 5 : 0) + own / (top || 1));
-  for (let i = 0; i < ids.length; i++) best.offer(ids[i], scores[i]);
-  const queryTerms = new Set(terms(expanded));
-  return best.items.map(([id, score]) => {
+  const prior = priorFor(index, plan.words, named, params);
+  const kind = options.kind;
+  const { slots, ids } = scratchFor(index);
+  let count = 0;
+  const clear = () => {
+    for (let k = 0; k < count; k++) slots[ids[k]] = 0;
+    count = 0;
+  };
+  const engine = index.engine;
+  const score = (terms: ReadonlyMap<number, number>) => {
+    let top = 0;
+    const m = engine.match(terms);
+    for (let k = 0; k < m.count; k++) {
+      const id = m.docs[k];
+      if (kind !== undefined && index.docs[id].kind !== kind) continue;
+      let v = m.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
+      if (params.coverage > 0 && plan.ownWeight > 0) v *= Math.min(1, m.cover[id] / plan.ownWeight) ** params.coverage;
+      if (params.wholeName > 0) v *= 1 + params.wholeName * engine.nameShare(m, id) ** 2;
+      if (v <= 0) continue;
+      slots[id] = v;
+      ids[count++] = id;
+      if (v > top) top = v;
+    }
+    engine.clear(m);
+    // Names the query spells: a share of the top score, so they rise without drowning the rest.
+    for (const [id, share] of named.boosts) {
+      if (kind !== undefined && index.docs[id].kind !== kind) continue;
+      if (slots[id] === 0) ids[count++] = id;
+      slots[id] += share * (top || 1);
+    }
+  };
+  const bestOf = (limit: number) => best(index, ids.subarray(0, count), (id) => slots[id], limit);
+  score(plan.terms);
+  if (params.feedback > 0) {
+    const extra = feedbackTerms(index, bestOf(params.feedbackDocs), plan.terms, params);
+    if (extra.size) {
+      clear();
+      score(new Map([...plan.terms, ...extra]));
+    }
+  }
+  let ranked = bestOf(Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));
+  clear();
+  if (params.proximity > 0 && plan.own.length > 1) {
+    const pairs = plan.own.length - 1;
+    ranked = ranked.map(([id, s]): [number, number] => [id, s * (1 + (params.proximity * phrasePairs(index, id, plan.own)) / pairs)]);
+    ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  }
+  return ranked.slice(0, depth);
+}
+
+/** Higher score first; then the shorter name, then the earlier document (stable across runs). */
+function before(index: DocIndex, a: [number, number], b: [number, number]): boolean {
+  if (a[1] !== b[1]) return a[1] > b[1];
+  const la = index.docs[a[0]].name.length;
+  const lb = index.docs[b[0]].name.length;
+  return la !== lb ? la < lb : a[0] < b[0];
+}
+
+function best(index: DocIndex, ids: Iterable<number>, scoreOf: (id: number) => number, limit: number): Array<[number, number]> {
+  const top = new TopK(limit, (a, b) => before(index, a, b));
+  for (const id of ids) {
+    const score = scoreOf(id);
+    if (score > 0) top.offer(id, score);
+  }
+  return top.items;
+}
+
+export function search(index: DocIndex, query: string, options: SearchOptions): SearchHit[] {
+  const params = options.params ?? RANKING;
+  index.engine.tune(params.bm25f);
+  const plan = planQuery(index, query, params);
+  const ranked = rank(index, query, plan, options, options.limit);
+  const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
+  const exact = exactMatches(index, query).filter(wanted);
+  let results = ranked;
+  if (exact.length) {
+    // Exact name matches go above every ranked hit: classes first, then by their own score.
+    const top = ranked[0]?.[1] ?? 0;
+    const own = new Map(ranked);
+    const lifted: Array<[number, number]> = [...new Set(exact)].map((id) => [
+      id,
+      top + 10 + (index.docs[id].kind === 'class' ? 5 : 0) + (own.get(id) ?? 0) / (top || 1),
+    ]);
+    const merged = new Map([...ranked, ...lifted]);
+    results = best(index, merged.keys(), (id) => merged.get(id)!, options.limit);
+  }
+  const queryTerms = new Set([...plan.own, ...[...plan.terms.keys()].map((id) => index.engine.term(id))]);
+  return results.map(([id, score]) => {
     const d = index.docs[id];
     const hit: SearchHit = { uri: uriOf(index, id), name: index.qualifiedName(id), kind: d.kind, score: Math.round(score * 1000) / 1000 };
-    const text = snippet(d.text, queryTerms);
+    const text = snippet(index.summary(id), queryTerms);
     if (text) hit.snippet = text;
     return hit;
   });

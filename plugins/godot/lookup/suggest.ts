@@ -1,20 +1,34 @@
 // "Did you mean": names that start with what was asked (or that it starts with), then names within
 // a small edit distance, closest first.
 
+/** Two rows of the distance table, reused by every call (names are short; longer ones grow them). */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+
 /** Levenshtein distance, giving up (returning `limit + 1`) once it cannot be within `limit`. */
 export function editDistance(a: string, b: string, limit = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (b.length + 1 > rowA.length) {
+    rowA = new Int32Array(b.length + 1);
+    rowB = new Int32Array(b.length + 1);
+  }
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let best = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (cur[j] < best) best = cur[j];
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = v;
+      if (v < best) best = v;
     }
     if (best > limit) return limit + 1;
+    const t = prev;
     prev = cur;
+    cur = t;
   }
   return prev[b.length];
 }

@@ -26,8 +26,8 @@ const STRIP_TAGS = new Set(['center', 'color', 'font', 'u', 'indent', 'ul', 'ol'
 /** Formatting tags: no words of their own for the index. */
 const FORMAT_TAGS = new Set([...STRIP_TAGS, 'b', 'i', 's', 'code', 'kbd', 'url', 'br']);
 const PRIMITIVES = new Set(['int', 'float', 'bool']);
-const CODE_BLOCKS = /\[codeblocks\]([\s\S]*?)\[\/codeblocks\]|\[codeblock(?:\s+lang=(\w+))?[^\]]*\]([\s\S]*?)\[\/codeblock\]/g;
-const LANG_BLOCK = /\[(gdscript|csharp)(?:\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/g;
+export const CODE_BLOCKS = /\[codeblocks\]([\s\S]*?)\[\/codeblocks\]|\[codeblock(?:\s+lang=(\w+))?[^\]]*\]([\s\S]*?)\[\/codeblock\]/g;
+export const LANG_BLOCK = /\[(gdscript|csharp)(?:\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/g;
 const INLINE_CODE = /\[(code|kbd)(?:\s[^\]]*)?\]([\s\S]*?)\[\/\1\]/g;
 const TAG = /\[(\/?)([@A-Za-z_][\w]*)(?:([ =])([^\]]*))?\]/g;
 /** Godot's docs write links to the online manual as $DOCS_URL/…. */

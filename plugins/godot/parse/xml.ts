@@ -161,11 +161,22 @@ function constant(node: Node): ConstantDoc {
   return out;
 }
 
+/** Godot 3 files have no data_type: it follows from the item's type, as Godot 4's Theme groups them. */
+const DATA_TYPES: Record<string, string> = {
+  Color: 'color',
+  int: 'constant',
+  Font: 'font',
+  Texture: 'icon',
+  Texture2D: 'icon',
+  StyleBox: 'style',
+};
+
 function themeItem(node: Node): ThemeItemDoc {
+  const type = attr(node, 'type') ?? '';
   const out: ThemeItemDoc = {
     name: attr(node, 'name') ?? '',
-    dataType: attr(node, 'data_type') ?? '',
-    type: attr(node, 'type') ?? '',
+    dataType: attr(node, 'data_type') ?? DATA_TYPES[type] ?? type.toLowerCase(),
+    type,
     description: textOf(node),
   };
   const def = attr(node, 'default');
@@ -216,7 +227,9 @@ export function parseClassXml(xml: string, file: string): RawClass {
   };
   const inherits = attr(root, 'inherits');
   const version = attr(root, 'version');
+  const category = attr(root, 'category');
   if (inherits) out.inherits = inherits;
   if (version) out.version = version;
+  if (category) out.category = category;
   return out;
 }

@@ -3,13 +3,16 @@ import * as z from 'zod';
 import { defineTool, structured, type CallContext, type ToolDef } from '../../../src/backend/index.js';
 import type { GodotConfig } from '../config.js';
 import type { DocIndex } from '../index/doc-index.js';
-import { checkCalls, checkCode, report } from '../lookup/check-api.js';
+import { callResults, codeResults, report } from '../lookup/check-api.js';
 import { resolveClass, resolveSymbol } from '../lookup/resolve.js';
 import { search, SEARCH_KINDS } from '../lookup/search.js';
 import { classDoc } from '../view/class-doc.js';
 import { symbolDoc } from '../view/symbol-doc.js';
 
 export type IndexFor = (ctx: CallContext<GodotConfig>) => Promise<DocIndex>;
+
+/** Longest GDScript godot_check_api takes (a long script file is ~50 KB). */
+export const MAX_CODE = 200_000;
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -25,7 +28,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         query: z
           .string()
           .min(1)
-          .max(500)
+          .max(500, 'query is longer than 500 characters: ask with fewer words')
           .describe('what to look for: words ("move a character with collisions") or a name (Node2D, _ready, Node2D.look_at)'),
         kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of symbol'),
         limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100)'),
@@ -37,8 +40,9 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       name: 'get_class',
       title: 'Get a Godot class',
       description:
-        'The full reference of one class: inherits and inheritanceChain, brief and description (Markdown), methods, properties, signals, constants ' +
-        '(with their enums), themeItems and annotations, each with a signature. Unknown names give NOT_FOUND with suggestions.',
+        'The full reference of one class: inherits and inheritanceChain, brief and description (Markdown), methods and signals (with arguments), ' +
+        'properties, constants (with their enums), each with a signature; themeItems (names by data type) and annotations (names), with details ' +
+        'in themeItemDetails / annotationDetails. Unknown names give NOT_FOUND with suggestions.',
       input: z.object({ name: z.string().min(1).max(200).describe('class name, e.g. CharacterBody2D, @GlobalScope') }),
       annotations: readOnly,
       handler: async ({ name }, ctx) => {
@@ -95,7 +99,11 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
             .max(200)
             .optional()
             .describe('references such as Class.method(args), Class.property, Class'),
-          code: z.string().max(200_000).optional().describe('a GDScript snippet to scan for engine API'),
+          code: z
+            .string()
+            .max(MAX_CODE, `code is longer than ${MAX_CODE} characters: check the script in parts`)
+            .optional()
+            .describe(`a GDScript snippet to scan for engine API (up to ${MAX_CODE} characters)`),
         })
         .refine((a) => a.calls !== undefined || a.code !== undefined, {
           message: 'give calls (a list of Class.member references) or code (GDScript)',
@@ -104,7 +112,9 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       annotations: readOnly,
       handler: async ({ calls, code }, ctx) => {
         const index = await indexFor(ctx);
-        return report([...(calls ? checkCalls(index, calls).results : []), ...(code !== undefined ? checkCode(index, code).results : [])]);
+        const fromCalls = calls ? callResults(index, calls) : [];
+        const fromCode = code !== undefined ? await codeResults(index, code, ctx.signal) : [];
+        return report([...fromCalls, ...fromCode]);
       },
     }),
   ];

@@ -1,4 +1,8 @@
 // godot_get_class: a class as clients see it, descriptions in Markdown and a signature per member.
+// The shapes are the seed's (GodotMethod / GodotSignal `arguments`, `qualifiers: string[]`,
+// GodotClassDoc `themeItems: Record<data type, names>`, `annotations: string[]`, `category`,
+// `since`), with this plugin's extra detail beside them (`signature`, `params` — an alias of
+// `arguments` kept for one release —, `themeItemDetails`, `annotationDetails`).
 import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, RawClass, SignalDoc, Status, ThemeItemDoc, TutorialLink } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
@@ -16,8 +20,11 @@ export interface MethodOut extends Status {
   name: string;
   signature: string;
   returnType: string;
+  arguments: ParamDoc[];
+  /** @deprecated the same array as `arguments`; kept for one release. */
   params: ParamDoc[];
-  qualifiers?: string;
+  /** `const`, `static`, `virtual`, `vararg` … */
+  qualifiers?: string[];
   description: string;
 }
 export interface PropertyOut extends Omit<PropertyDoc, 'description'> {
@@ -27,6 +34,8 @@ export interface PropertyOut extends Omit<PropertyDoc, 'description'> {
 export interface SignalOut extends Status {
   name: string;
   signature: string;
+  arguments: ParamDoc[];
+  /** @deprecated the same array as `arguments`; kept for one release. */
   params: ParamDoc[];
   description: string;
 }
@@ -52,13 +61,19 @@ export interface GodotClassDoc extends Status {
   properties: PropertyOut[];
   signals: SignalOut[];
   constants: ConstantOut[];
-  themeItems?: ThemeItemOut[];
-  annotations?: MethodOut[];
+  /** Theme item names by data type (`color`, `constant`, `font`, `font_size`, `icon`, `style`). */
+  themeItems?: Record<string, string[]>;
+  themeItemDetails?: ThemeItemOut[];
+  /** Annotation names (`@export`, `@onready` …). */
+  annotations?: string[];
+  annotationDetails?: MethodOut[];
   constructors?: MethodOut[];
   operators?: MethodOut[];
+  /** The class file's `category` attribute, when it has one (Godot 4 files have none). */
+  category?: string;
   /**
-   * The Godot version the class file declares (its `version` attribute, written by 3.x). Godot's XML
-   * records no per-class "since", so 4.x classes have none.
+   * The Godot version the class file declares (its `version` attribute, written by 3.x). Godot 4's
+   * XML records no version, so 4.x classes have none.
    */
   since?: string;
 }
@@ -82,10 +97,12 @@ export function methodOut(m: MethodDoc, md: Md): MethodOut {
     name: m.name,
     signature: m.name.startsWith('@') ? annotationSignature(m) : methodSignature(m),
     returnType: m.returnEnum ?? m.returnType,
+    arguments: m.params,
     params: m.params,
     description: md(m.description),
   };
-  if (m.qualifiers) out.qualifiers = m.qualifiers;
+  const qualifiers = m.qualifiers?.split(/\s+/).filter(Boolean);
+  if (qualifiers?.length) out.qualifiers = qualifiers;
   return status(m, out, md);
 }
 
@@ -94,7 +111,13 @@ export function propertyOut(p: PropertyDoc, md: Md): PropertyOut {
 }
 
 export function signalOut(s: SignalDoc, md: Md): SignalOut {
-  const out: SignalOut = { name: s.name, signature: signalSignature(s), params: s.params, description: md(s.description) };
+  const out: SignalOut = {
+    name: s.name,
+    signature: signalSignature(s),
+    arguments: s.params,
+    params: s.params,
+    description: md(s.description),
+  };
   return status(s, out, md);
 }
 
@@ -122,10 +145,19 @@ export function classDoc(index: DocIndex, clsId: number): GodotClassDoc {
     constants: raw.constants.map((c) => constantOut(c, md)),
   };
   if (raw.inherits) out.inherits = raw.inherits;
-  if (raw.themeItems.length) out.themeItems = raw.themeItems.map((t) => themeItemOut(t, md));
-  if (raw.annotations.length) out.annotations = raw.annotations.map((a) => methodOut(a, md));
+  if (raw.themeItems.length) {
+    const byType: Record<string, string[]> = {};
+    for (const t of raw.themeItems) (byType[t.dataType] ??= []).push(t.name);
+    out.themeItems = byType;
+    out.themeItemDetails = raw.themeItems.map((t) => themeItemOut(t, md));
+  }
+  if (raw.annotations.length) {
+    out.annotations = raw.annotations.map((a) => a.name);
+    out.annotationDetails = raw.annotations.map((a) => methodOut(a, md));
+  }
   if (raw.constructors.length) out.constructors = raw.constructors.map((c) => methodOut(c, md));
   if (raw.operators.length) out.operators = raw.operators.map((o) => methodOut(o, md));
+  if (raw.category) out.category = raw.category;
   if (raw.version) out.since = raw.version;
   return status(raw, out, md);
 }

@@ -48,8 +48,8 @@ export function classMarkdown(doc: GodotClassDoc): string {
   out.push(...section('Methods', doc.name, 'method', doc.methods));
   out.push(...section('Signals', doc.name, 'signal', doc.signals));
   out.push(...section('Constants', doc.name, 'constant', doc.constants));
-  out.push(...section('Theme items', doc.name, 'theme_item', doc.themeItems ?? []));
-  out.push(...section('Annotations', doc.name, 'annotation', doc.annotations ?? []));
+  out.push(...section('Theme items', doc.name, 'theme_item', doc.themeItemDetails ?? []));
+  out.push(...section('Annotations', doc.name, 'annotation', doc.annotationDetails ?? []));
   return `${out.join('\n\n')}\n`;
 }
 

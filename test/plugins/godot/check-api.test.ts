@@ -97,8 +97,8 @@ describe('check_api with code', () => {
     expect(refs.find((r) => r.text === 'timer.start(…)')).toMatchObject({ cls: 'Timer', member: 'start', args: 1, via: 'timer: Timer' });
   });
 
-  it('flags what does not exist in Godot 4, checking the script body against the successor class', () => {
-    const r = checkCode(index, script);
+  it('flags what does not exist in Godot 4, checking the script body against the successor class', async () => {
+    const r = await checkCode(index, script);
     const by = (text: string) => r.results.find((x) => x.ref === text)!;
     expect(r.ok).toBe(false);
     expect(by('extends KinematicBody2D')).toMatchObject({ exists: false, problem: expect.stringMatching(/renamed to CharacterBody2D/) });
@@ -115,7 +115,7 @@ describe('check_api with code', () => {
     expect(r.problems).toBe(r.results.filter((x) => !x.exists || x.problem).length);
   });
 
-  it('passes a correct Godot 4 script', () => {
+  it('passes a correct Godot 4 script', async () => {
     const ok = [
       'extends CharacterBody2D',
       'func _physics_process(delta):',
@@ -124,7 +124,7 @@ describe('check_api with code', () => {
       '\tif is_on_floor():',
       '\t\tprint("landed")',
     ].join('\n');
-    const r = checkCode(index, ok);
+    const r = await checkCode(index, ok);
     expect(r.results.filter((x) => !x.exists || x.problem)).toEqual([]);
     expect(r.ok).toBe(true);
   });

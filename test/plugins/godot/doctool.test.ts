@@ -1,10 +1,12 @@
 // plugins.godot.godotBinary: the reference dumped by the user's own engine with --doctool, cached
-// under the index folder by engine version. Needs a headless Godot: Debian's godot3-server
+// in the plugin's cache folder by engine version (through the host in-process; Godot itself runs). Needs a headless Godot: Debian's godot3-server
 // (apt-get install godot3-server), or GODOT_BIN pointing at any Godot 3/4 binary.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../../helpers/cli.ts';
+import { doctorReport } from '../../../src/app/inspect.ts';
+import { isolatedEnv } from '../../helpers/cli.ts';
+import { callInProcess } from '../../helpers/in-process.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 
 function onPath(name: string): string | undefined {
@@ -27,50 +29,65 @@ function project(name: string, section: Record<string, unknown>): string {
   return dir;
 }
 
+const json = (outcome: Awaited<ReturnType<typeof callInProcess>>) => JSON.parse((outcome.result.content[0] as { text: string }).text);
+
 describe.skipIf(!GODOT)('godotBinary with a real Godot', () => {
-  it('dumps the reference once, caches it by version under the index folder, and serves it', async () => {
+  it('dumps the reference once, caches it by version in the cache folder, and serves it', async () => {
     const cwd = project('real', { godotBinary: GODOT });
     const env = isolatedEnv(cwd);
-    // Piped, progress (the dump's announcement) is printed only at debug.
-    const first = await runCli(['call', 'godot', 'get_symbol', '--qname', 'Node.add_child', '--log-level', 'debug'], {
+    const progress: string[] = [];
+    const first = await callInProcess({
       cwd,
       env,
-      timeout: 120_000,
+      plugin: 'godot',
+      tool: 'get_symbol',
+      args: { qname: 'Node.add_child' },
+      timeoutMs: 120_000,
+      onProgress: (p) => progress.push(p.message ?? ''),
     });
-    expect(first.exitCode, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ kind: 'method', className: 'Node', name: 'add_child' });
-    expect(first.stderr).toMatch(/dumping the class reference of Godot/);
+    expect(first.error).toBeUndefined();
+    expect(first.result.structuredContent).toMatchObject({ kind: 'method', className: 'Node', name: 'add_child' });
+    expect(progress.join('\n')).toMatch(/dumping the class reference of Godot/);
 
-    const dumps = readdirSync(path.join(cwd, '.cache/godot-doctool'));
+    const dumpRoot = path.join(cwd, '.cache/mcphost/godot/godot-doctool');
+    const dumps = readdirSync(dumpRoot);
     expect(dumps.length).toBe(1);
     expect(dumps[0]).toMatch(/^\d+\.\d+/);
-    const marker = path.join(cwd, '.cache/godot-doctool', dumps[0], '.mcphost-doctool.json');
+    const marker = path.join(dumpRoot, dumps[0], '.mcphost-doctool.json');
     const stamp = statSync(marker).mtimeMs;
 
-    const second = await runCli(['call', 'godot', 'search', '--query', 'Node2D', '--limit', '1'], { cwd, env, timeout: 60_000 });
-    expect(second.exitCode, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)[0].name).toBe('Node2D');
-    expect(second.stderr).not.toMatch(/dumping/);
+    const again: string[] = [];
+    const second = await callInProcess({
+      cwd,
+      env,
+      plugin: 'godot',
+      tool: 'search',
+      args: { query: 'Node2D', limit: 1 },
+      timeoutMs: 60_000,
+      onProgress: (p) => again.push(p.message ?? ''),
+    });
+    expect(json(second)[0].name).toBe('Node2D');
+    expect(again.join('\n')).not.toMatch(/dumping/);
     expect(statSync(marker).mtimeMs).toBe(stamp);
 
-    const doctor = await runCli(['doctor', '--plugins', 'godot'], { cwd, env, timeout: 60_000 });
-    expect(doctor.exitCode).toBe(0);
-    expect(doctor.stdout).toMatch(/\(Godot \d+\.\d+/);
+    const doctor = await doctorReport({ cwd, env, plugins: ['godot'], writeLog: () => undefined });
+    expect(doctor.ok).toBe(true);
+    expect(doctor.plugins[0].message).toMatch(/\(Godot \d+\.\d+/);
   }, 180_000);
 });
 
 describe('godotBinary that cannot serve', () => {
   it('says the binary was not found and how to fix it', async () => {
     const cwd = project('missing', { godotBinary: path.join(tmp.dir, 'no-such-godot') });
-    const r = await runCli(['call', 'godot', 'search', '--query', 'x'], { cwd, env: isolatedEnv(cwd) });
-    expect(r.exitCode).toBe(4);
-    expect(r.stderr).toMatch(/no-such-godot was not found.*plugins\.godot\.godotBinary/s);
+    const outcome = await callInProcess({ cwd, env: isolatedEnv(cwd), plugin: 'godot', tool: 'search', args: { query: 'x' } });
+    expect(outcome.error).toMatchObject({ kind: 'unavailable' });
+    expect(outcome.error!.message).toMatch(/no-such-godot was not found.*plugins\.godot\.godotBinary/s);
   });
 
   it('says when the program is not Godot', async () => {
     const cwd = project('not-godot', { godotBinary: process.execPath });
-    const r = await runCli(['doctor', '--plugins', 'godot'], { cwd, env: isolatedEnv(cwd) });
-    expect(r.exitCode).toBe(4);
-    expect(r.stdout).toMatch(/--version printed no Godot version/);
+    const report = await doctorReport({ cwd, env: isolatedEnv(cwd), plugins: ['godot'], writeLog: () => undefined });
+    expect(report.ok).toBe(false);
+    expect(report.plugins[0].message).toMatch(/--version printed no Godot version/);
   });
 });

@@ -49,11 +49,13 @@ describe('classes', () => {
   });
 
   it('lists theme items, annotations, constructors and operators only where a class has them', () => {
-    expect(classDoc(index, resolveClass(index, 'Button')).themeItems?.length).toBeGreaterThan(0);
+    const button = classDoc(index, resolveClass(index, 'Button'));
+    expect(button.themeItems?.color).toContain('font_color');
+    expect(button.themeItemDetails?.find((t) => t.name === 'font_color')).toMatchObject({ dataType: 'color', type: 'Color' });
     expect(classDoc(index, resolveClass(index, 'Node')).themeItems).toBeUndefined();
-    expect(
-      classDoc(index, resolveClass(index, '@GDScript')).annotations?.some((a) => a.signature.startsWith('@export_range(min: float')),
-    ).toBe(true);
+    const gd = classDoc(index, resolveClass(index, '@GDScript'));
+    expect(gd.annotations).toContain('@export_range');
+    expect(gd.annotationDetails?.some((a) => a.signature.startsWith('@export_range(min: float'))).toBe(true);
     const v = classDoc(index, resolveClass(index, 'Vector2'));
     expect(v.constructors?.length).toBeGreaterThan(0);
     expect(v.operators?.length).toBeGreaterThan(0);

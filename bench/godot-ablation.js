@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The ablation table of the godot search (plugins/godot/README.md, "How it ranks"): each method alone
+// on top of the ranking before it (BM25F with hand weights, no expansion), all of them as shipped,
+// and the shipped ranking without each. Columns: hit@3 / MRR on the whole dev set, its odd half (the
+// shipped numbers were fitted on it), its even half (held out), and the plugin's own 51 questions.
+//   npm run build && node bench/godot-ablation.js
+import { evaluate, fmt, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
+import { clone } from './godot-fit.js';
+
+/** The ranking before this work: name 5, owner 2.5, brief 2, body 1, no code or anchor field, no added signals. */
+export function baseline(shipped) {
+  return {
+    ...clone(shipped),
+    bm25f: { weights: [5, 2.5, 2, 1, 0, 0], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 },
+    popularity: 0.12,
+    virtual: 1,
+    mention: 1.5,
+    kindHint: 1.5,
+    synonym: 0,
+    spelling: 0,
+    bridge: 0,
+    feedback: 0,
+    proximity: 0,
+    identifier: 0,
+    identifierFuzzy: 0,
+    identifierPrefix: 0,
+    coverage: 0,
+    wholeName: 0,
+  };
+}
+
+/** Each method: how to switch it on (taking the shipped value, or a trial value when it ships off) and off. */
+export function methods(shipped) {
+  const or = (value, trial) => (value > 0 ? value : trial);
+  return [
+    {
+      name: 'anchor text + code samples (document expansion)',
+      on: (p) => ((p.bm25f.weights[4] = shipped.bm25f.weights[4]), (p.bm25f.weights[5] = shipped.bm25f.weights[5])),
+      off: (p) => ((p.bm25f.weights[4] = 0), (p.bm25f.weights[5] = 0)),
+    },
+    {
+      name: 'BM25F weights, b, k1 fitted',
+      on: (p) => {
+        for (const f of [0, 1, 2, 3]) p.bm25f.weights[f] = shipped.bm25f.weights[f];
+        p.bm25f.b = [...shipped.bm25f.b];
+        p.bm25f.k1 = shipped.bm25f.k1;
+      },
+      off: (p) => {
+        for (const [f, w] of [5, 2.5, 2, 1].entries()) p.bm25f.weights[f] = w;
+        p.bm25f.b = [0.75, 0.75, 0.75, 0.75, 0.75, 0.75];
+        p.bm25f.k1 = 1.2;
+      },
+    },
+    { name: 'pseudo-relevance feedback (RM3)', on: (p) => (p.feedback = or(shipped.feedback, 0.2)), off: (p) => (p.feedback = 0) },
+    { name: 'proximity', on: (p) => (p.proximity = or(shipped.proximity, 0.5)), off: (p) => (p.proximity = 0) },
+    { name: 'corpus-learned bridge (co-occurrence)', on: (p) => (p.bridge = or(shipped.bridge, 0.2)), off: (p) => (p.bridge = 0) },
+    { name: 'hand vocabulary (general words)', on: (p) => (p.synonym = or(shipped.synonym, 0.7)), off: (p) => (p.synonym = 0) },
+    {
+      name: 'names in the question (exact, typo, prefix, whole name) + spelling',
+      on: (p) => {
+        for (const k of ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling']) p[k] = shipped[k];
+      },
+      off: (p) => {
+        for (const k of ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling']) p[k] = 0;
+      },
+    },
+    { name: 'virtual methods lowered', on: (p) => (p.virtual = shipped.virtual), off: (p) => (p.virtual = 1) },
+    { name: 'coverage (coordination)', on: (p) => (p.coverage = or(shipped.coverage, 0.5)), off: (p) => (p.coverage = 0) },
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const plugin = await loadPlugin();
+  const index = await sharedIndex(plugin);
+  const sets = questionSets();
+  const shipped = plugin.RANKING;
+  const row = (label, params) => {
+    const cells = ['dev', 'odd', 'even', 'own'].map((s) => fmt(evaluate(plugin, index, sets[s], params)));
+    console.log(`| ${label} | ${cells.join(' | ')} |`);
+  };
+  console.log('| ranking | dev (120) | odd half (tuning) | even half (held out) | own 51 |');
+  console.log('|---|---|---|---|---|');
+  row('before (BM25F, hand weights)', baseline(shipped));
+  for (const m of methods(shipped)) {
+    const p = baseline(shipped);
+    m.on(p);
+    row(`before + ${m.name} alone`, p);
+  }
+  row('**all, as shipped** (the fit left feedback, proximity and coverage off)', shipped);
+  const everything = clone(shipped);
+  for (const m of methods(shipped)) m.on(everything);
+  row('every method on (feedback 0.2, proximity 0.5, coverage 0.5 added)', everything);
+  for (const m of methods(shipped)) {
+    const p = clone(shipped);
+    m.off(p);
+    row(`shipped − ${m.name}`, p);
+  }
+}
