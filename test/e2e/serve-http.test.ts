@@ -97,7 +97,7 @@ describe('mcphost serve --transport http', () => {
   it('answers a body that is not JSON with a parse error, and an unknown path with 404', async () => {
     const res = await post(server.url, '{nope');
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe(-32700);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
     expect((await fetch(server.url.replace('/mcp', '/other'))).status).toBe(404);
   });
 });

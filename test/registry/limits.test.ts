@@ -8,6 +8,7 @@ import { defineBackend } from '../../src/backend/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
+import { inlineBackend } from '../helpers/inline-backend.js';
 
 const ran: string[] = [];
 
@@ -68,14 +69,11 @@ afterEach(async () => {
 });
 
 async function registryOf(options: { toolMs?: number; resultBytes?: number } = {}) {
-  const registry = await Registry.create(
-    [{ name: 'big', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
-    {
-      logger: silentLogger,
-      timeouts: { toolMs: options.toolMs ?? 5_000, startMs: 5_000, shutdownMs: 1_000 },
-      limits: options.resultBytes ? { resultBytes: options.resultBytes } : undefined,
-    },
-  );
+  const registry = await Registry.create([inlineBackend('big', backend)], {
+    logger: silentLogger,
+    timeouts: { toolMs: options.toolMs ?? 5_000, startMs: 5_000, shutdownMs: 1_000 },
+    limits: options.resultBytes ? { resultBytes: options.resultBytes } : undefined,
+  });
   open.push(() => registry.close());
   return registry;
 }

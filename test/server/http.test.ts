@@ -9,6 +9,7 @@ import { defineBackend } from '../../src/backend/index.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/server/http.js';
+import { inlineBackend } from '../helpers/inline-backend.js';
 
 const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
 
@@ -47,13 +48,10 @@ afterEach(async () => {
 async function serve(settings: Partial<HttpSettings> = {}) {
   const clock = { now: 1_000_000 };
   const { backend, state } = probe(clock);
-  const registry = await Registry.create(
-    [{ name: 'probe', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
-    {
-      logger: silentLogger,
-      timeouts,
-    },
-  );
+  const registry = await Registry.create([inlineBackend('probe', backend)], {
+    logger: silentLogger,
+    timeouts,
+  });
   const serving = await serveOnHttp(
     registry,
     { name: 'mcphost', version: '9.9.9' },
@@ -165,7 +163,7 @@ describe('request bodies', () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } });
     const res = await fetch(serving.url, { method: 'POST', headers: { ...json, 'mcp-session-id': id }, body: big });
     expect(res.status).toBe(413);
-    expect((await res.json()).error.message).toBe('request body exceeds 4194304 bytes');
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('request body exceeds 4194304 bytes');
     expect(await ping(serving.url, id)).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
 import { attachListChanged } from '../../src/server/notify.js';
+import { inlineBackend } from '../helpers/inline-backend.js';
 
 const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
 
@@ -49,10 +50,7 @@ async function connect(registry: Registry) {
 
 describe('MCP server over the registry', () => {
   it('notifies clients when a backend says its tools changed, and serves the new tool', async () => {
-    const registry = await Registry.create(
-      [{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
-      { logger: silentLogger, timeouts },
-    );
+    const registry = await Registry.create([inlineBackend('grow', growing())], { logger: silentLogger, timeouts });
     const { client, changed } = await connect(registry);
     expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['grow_add_tool']);
     await client.callTool({ name: 'grow_add_tool', arguments: { name: 'fresh' } });
@@ -63,10 +61,7 @@ describe('MCP server over the registry', () => {
   });
 
   it('declares tools, resources, prompts, completions and logging, and lists backends in the instructions', async () => {
-    const registry = await Registry.create(
-      [{ name: 'grow', backend: growing(), config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
-      { logger: silentLogger, timeouts },
-    );
+    const registry = await Registry.create([inlineBackend('grow', growing())], { logger: silentLogger, timeouts });
     const { client } = await connect(registry);
     expect(client.getServerCapabilities()).toMatchObject({
       tools: { listChanged: true },
@@ -85,14 +80,8 @@ describe('MCP server over the registry', () => {
     const b = defineBackend({ name: 'grow_fresh', version: '1', description: 'clash', tools: [] });
     const registry = await Registry.create(
       [
-        { name: 'grow', backend: a, config: {}, section: {}, origin: { kind: 'module', location: 'a' } },
-        {
-          name: 'grow_x',
-          backend: { ...b, tools: [{ name: 'y', description: 'y', input: z.object({}), handler: () => 'y' }] },
-          config: {},
-          section: {},
-          origin: { kind: 'module', location: 'b' },
-        },
+        inlineBackend('grow', a, 'a'),
+        inlineBackend('grow_x', { ...b, tools: [{ name: 'y', description: 'y', input: z.object({}), handler: () => 'y' }] }, 'b'),
       ],
       { logger: silentLogger, timeouts },
     );
@@ -123,10 +112,7 @@ describe('error results and output schemas', () => {
         },
       ],
     });
-    const registry = await Registry.create(
-      [{ name: 'shaped', backend, config: {}, section: {}, origin: { kind: 'module', location: 'inline' } }],
-      { logger: silentLogger, timeouts },
-    );
+    const registry = await Registry.create([inlineBackend('shaped', backend)], { logger: silentLogger, timeouts });
     const { client } = await connect(registry);
     await client.listTools(); // the client now knows the output schema and validates against it
     expect(await client.callTool({ name: 'shaped_read', arguments: { ok: true } })).toMatchObject({ structuredContent: { bytes: 'ab' } });

@@ -94,6 +94,12 @@ describe('an upstream that cannot start', () => {
   });
 });
 
+/** What serve's /health answers (the parts these tests read). */
+interface HealthBody {
+  ok: boolean;
+  backends: Record<string, { ok: boolean; message?: string; detail?: Record<string, unknown> }>;
+}
+
 describe('a host with one upstream down', () => {
   it('keeps serving the others, and /health, doctor and `mcphost servers` show the one that is down', async () => {
     const tmp = tempDir();
@@ -117,7 +123,7 @@ describe('a host with one upstream down', () => {
       expect(names.some((n) => n.startsWith('dead_'))).toBe(false);
       expect(textOf(await client.callTool({ name: 'fx_echo', arguments: { text: 'up' } }))).toBe('echo: up');
       const health = await waitFor(async () => {
-        const h = await (await fetch(http.url.replace(/\/mcp$/, '/health'))).json();
+        const h = (await (await fetch(http.url.replace(/\/mcp$/, '/health'))).json()) as HealthBody;
         return h.backends.fx.ok ? h : undefined;
       }, '/health to show fx up');
       expect(health.ok).toBe(false);

@@ -81,7 +81,7 @@ describe('mcphost exile:snapshot', () => {
     });
     expect(result.exitCode, result.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(path.join(dir.dir, 'recorded.json'), 'utf8'));
-    const stats = await (await fetch(hud.url.replace('/mcp', '/stats'))).json();
+    const stats = (await (await fetch(hud.url.replace('/mcp', '/stats'))).json()) as { explore: number };
     expect(doc.source).toMatchObject({
       url: hud.url,
       roots: ['GameController', 'Player', 'Entities', 'IngameState', 'IngameUi', 'Camera'],

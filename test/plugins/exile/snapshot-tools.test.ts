@@ -108,7 +108,7 @@ describe('explore on a snapshot', () => {
   });
 
   it('explore search: matches type names and member names', async () => {
-    const allMembers = Object.values(raw.types).flatMap((info: Raw) =>
+    const allMembers = Object.values(raw.types as Record<string, Raw>).flatMap((info: Raw) =>
       (info.members ?? []).map((m: Raw) => ({ type: info.type, name: m.name })),
     );
     const monster = await t.explore({ target: 'search:*Monster*' });

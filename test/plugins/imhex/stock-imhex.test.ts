@@ -190,7 +190,7 @@ describe('imhex-mcp refusals and failures', () => {
     const copy = tmp.write('copy.bin', 'abcdefgh');
     expect((await session.client.callTool({ name: 'imhex_open_file', arguments: { file_path: copy } })).isError).toBeFalsy();
     expect((await call('write_bytes', { offset: 2, data: '5859' })).structured).toEqual({ offset: 2, bytes_written: 2, status: 'success' });
-    expect(imhex!.state.sources[0].data.toString()).toBe('abXYefgh');
+    expect((imhex!.state.sources[0] as { data: Buffer }).data.toString()).toBe('abXYefgh');
     expect((await call('set_selection', { start_offset: 1, size: 3 })).structured).toEqual({ status: 'success', start_offset: 1, size: 3 });
     expect((await call('get_selection', {})).structured).toEqual({ start_offset: 1, size: 3, end_offset: 3 });
   });

@@ -47,6 +47,7 @@ export interface ToolResultLike {
   isError?: boolean;
   content: Array<{ type: string; text?: string }>;
   structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
 }
 
 /** An isolated environment without the developer's own POB_* settings, plus `extra`. */

@@ -256,7 +256,7 @@ describe('pob Lua process failures', () => {
 
     const k = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB }, { binary: true });
     const other = (await k.ok('pob_lua_start')).pid;
-    process.kill(k.transport.pid!, 'SIGKILL');
+    process.kill(k.transport!.pid!, 'SIGKILL');
     expect(await gone(other)).toBe(true);
     await k.close().catch(() => undefined);
   });

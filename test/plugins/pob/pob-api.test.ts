@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURES } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { fakeBuild, pobSession, type PobSession } from './helpers.js';
-// @ts-expect-error a plain-JS fixture
 import { ReplicaBuild, startReplicaTcp } from '../../fixtures/pob/pob-api-replica.js';
 
 const REPLICA = path.join(FIXTURES, 'pob/pob-api-replica.js');
@@ -82,7 +81,7 @@ describe('pob_lua_* tools against a PoB GUI serving the fork’s TCP API', () =>
   beforeAll(async () => {
     const build = new ReplicaBuild();
     build.loadXml(fakeBuild({ level: 40 }));
-    build.name = 'open in the GUI';
+    Object.assign(build, { name: 'open in the GUI' });
     replica = await startReplicaTcp({ frameMs: 2, build });
     s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_API_TCP: '1', POB_API_TCP_PORT: String(replica.port) });
   });

@@ -67,7 +67,7 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     const read = await client.readResource({ uri: BP_PLAYER });
     expect(read.contents).toHaveLength(1);
     expect(read.contents[0]).toEqual({ uri: BP_PLAYER, mimeType: 'application/vnd.unreal.t3d', text: expect.any(String) });
-    expect(read.contents[0].text).toMatch(/^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"/);
+    expect((read.contents[0] as { text: string }).text).toMatch(/^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"/);
 
     // A map is no Blueprint: the editor's handler fails, and says so with -32603.
     await expect(client.readResource({ uri: 'unreal+t3d:///Game/Maps/Arena.umap' })).rejects.toThrow(

@@ -54,7 +54,7 @@ describe('unreal (seed fake editor)', () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['unreal://level/current', 'unreal://project/info']);
     const info = await client.readResource({ uri: 'unreal://project/info' });
-    expect(JSON.parse(info.contents[0].text as string)).toEqual({ project: 'Demo', engine: '5.4.4' });
+    expect(JSON.parse((info.contents[0] as { text: string }).text)).toEqual({ project: 'Demo', engine: '5.4.4' });
     const lines = journalLines(journal);
     expect(lines).toContain('/mcp resources/read');
     expect(lines.some((l) => l.startsWith('/-/'))).toBe(false);
@@ -70,7 +70,7 @@ describe('unreal (seed fake editor)', () => {
     const { resources } = await client.listResources();
     expect(resources).toContainEqual({ uri: 'unreal://level/current', name: 'Current level', mimeType: 'text/plain' });
     const read = await client.readResource({ uri: 'unreal://level/current' });
-    expect(read.contents[0].text).toBe('/Game/Maps/Main (3 actors)');
+    expect((read.contents[0] as { text: string }).text).toBe('/Game/Maps/Main (3 actors)');
     expect(journalLines(journal)).toEqual(expect.arrayContaining(['/-/list-resources resources/list', '/-/read-resource resources/read']));
   });
 
