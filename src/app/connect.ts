@@ -9,6 +9,7 @@ import { putClientServer } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 import { doctorReport, type PluginReport } from './inspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
+import { NODE_FLAGS } from './node-flags.js';
 import { UsageError } from './tool-args.js';
 
 export interface ConnectRequest extends OpenOptions {
@@ -61,7 +62,7 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
   const entry = {
     ...(request.client === 'claude-code' && { type: 'stdio' as const }),
     command: request.node,
-    args: [request.bin, 'serve', '--plugins', request.plugins.join(',')],
+    args: [...NODE_FLAGS, request.bin, 'serve', '--plugins', request.plugins.join(',')],
     env,
   };
   // What the client will see: its own small environment plus the entry's.

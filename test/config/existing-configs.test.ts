@@ -115,7 +115,11 @@ describe('mcphost connect', () => {
         globalShortcut: 'x',
         mcpServers: {
           other: { command: 'o' },
-          mcphost: { command: '/n/node', args: ['/m/bin/run.js', 'serve', '--plugins', 'godot,pob'], env: { GODOT_DOC_DIR: DOC } },
+          mcphost: {
+            command: '/n/node',
+            args: ['--max-semi-space-size=2', '/m/bin/run.js', 'serve', '--plugins', 'godot,pob'],
+            env: { GODOT_DOC_DIR: DOC },
+          },
         },
       });
       // Without the doc dir the entry is still written, and doctor says what will fail.

@@ -120,3 +120,12 @@ describe('public entry points', () => {
     expect(pkg.exports['./kit']).toEqual({ types: './dist/src/kit/index.d.ts', default: './dist/src/kit/index.js' });
   });
 });
+
+describe('node flags', () => {
+  it('bin/run.js runs node with the flags a client entry written by `connect` passes', async () => {
+    const { NODE_FLAGS } = await import('../../src/app/node-flags.js');
+    const { readFileSync } = await import('node:fs');
+    const shebang = readFileSync(path.join(ROOT, 'bin/run.js'), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${NODE_FLAGS.join(' ')}`);
+  });
+});
