@@ -47,7 +47,8 @@ export abstract class HostCommand extends Command {
     };
   }
 
-  protected splitPlugins(value: string | undefined): string[] | undefined {
+  /** `a, b,,c` → ['a', 'b', 'c']; nothing → undefined (so a default can apply). */
+  protected splitList(value: string | undefined): string[] | undefined {
     const names = value
       ?.split(',')
       .map((s) => s.trim())

@@ -14,7 +14,7 @@ export default class Config extends HostCommand {
 
   async run() {
     const { flags } = await this.parse(Config);
-    const report = await configReport(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
+    const report = await configReport(this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }));
     if (!this.jsonEnabled()) {
       this.log(`config file: ${report.file ?? 'none found (searched up from the working directory)'}`);
       this.log(`plugins: ${report.plugins.value.join(', ') || 'none'}   (${report.plugins.source})`);

@@ -31,7 +31,7 @@ export default class Connect extends HostCommand {
     const report = await connectClient({
       ...options,
       client: args.client as ClientKind,
-      plugins: this.splitPlugins(flags.plugins) ?? this.splitPlugins(options.env.MCPHOST_PLUGINS) ?? [],
+      plugins: this.splitList(flags.plugins) ?? this.splitList(options.env.MCPHOST_PLUGINS) ?? [],
       global: flags.global,
       name: flags.name,
       dryRun: flags['dry-run'],

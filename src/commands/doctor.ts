@@ -16,7 +16,7 @@ export default class Doctor extends HostCommand {
 
   async run() {
     const { flags } = await this.parse(Doctor);
-    const report = await doctorReport(this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }));
+    const report = await doctorReport(this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }));
     if (!this.jsonEnabled()) {
       this.log(`config: ${report.file ?? 'no config file found'}`);
       if (report.plugins.length === 0) this.log('no plugins requested: pass --plugins or add a plugins section to .mcprc');

@@ -25,7 +25,7 @@ export default class Init extends HostCommand {
       cwd: options.cwd,
       env: options.env,
       installed: options.installed,
-      plugins: this.splitPlugins(flags.plugins) ?? this.splitPlugins(options.env.MCPHOST_PLUGINS) ?? ['pob'],
+      plugins: this.splitList(flags.plugins) ?? this.splitList(options.env.MCPHOST_PLUGINS) ?? ['pob'],
       force: flags.force,
       write: !flags['dry-run'],
     });

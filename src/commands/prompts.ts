@@ -15,9 +15,8 @@ export default class Prompts extends HostCommand {
 
   async run() {
     const { args, flags } = await this.parse(Prompts);
-    const listing = await listFrom(
-      { ...this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }), plugin: args.plugin },
-      (r) => r.prompts(args.plugin),
+    const listing = await listFrom({ ...this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }), plugin: args.plugin }, (r) =>
+      r.prompts(args.plugin),
     );
     const prompts = listing.items.map((p) => ({
       name: p.publicName,

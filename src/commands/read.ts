@@ -15,7 +15,7 @@ export default class Read extends HostCommand {
 
   async run() {
     const { args, flags } = await this.parse(Read);
-    const result = await readResourceAt({ ...this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }), uri: args.uri });
+    const result = await readResourceAt({ ...this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }), uri: args.uri });
     if (!this.jsonEnabled()) {
       for (const c of result.contents) {
         const text = c.text ?? `[${c.mimeType ?? 'binary'} ${c.uri}, ${c.blob?.length ?? 0} base64 chars]`;

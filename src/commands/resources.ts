@@ -16,7 +16,7 @@ export default class Resources extends HostCommand {
   async run() {
     const { args, flags } = await this.parse(Resources);
     const listing = await listFrom(
-      { ...this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }), plugin: args.plugin },
+      { ...this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }), plugin: args.plugin },
       async (registry) => ({
         resources: await registry.resources(args.plugin),
         templates: (await registry.resourceTemplates(args.plugin)).map(({ plugin, def }) => ({

@@ -43,7 +43,7 @@ export default class Serve extends HostCommand {
     // Signals are handled from here on: one that arrives while backends start still stops them.
     const shutdown = installShutdown({ logger: createLogger({ level: 'warn' }), deadlineMs: DEFAULT_SHUTDOWN_MS });
     const { registry, logger, resolved } = await openHost(
-      this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins), overrides, serving: true }),
+      this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true }),
     );
     shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
     const http = resolved.config.http;

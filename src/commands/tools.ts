@@ -15,9 +15,8 @@ export default class Tools extends HostCommand {
 
   async run() {
     const { args, flags } = await this.parse(Tools);
-    const listing = await listFrom(
-      { ...this.hostOptions(flags, { plugins: this.splitPlugins(flags.plugins) }), plugin: args.plugin },
-      (r) => r.tools(args.plugin),
+    const listing = await listFrom({ ...this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }), plugin: args.plugin }, (r) =>
+      r.tools(args.plugin),
     );
     const data = listing.items.map((t) => ({
       name: t.publicName,

@@ -60,10 +60,10 @@ export default class ExileSnapshot extends HostCommand {
       command: 'snapshot',
       args: {
         out: path.resolve(flags.out),
-        roots: split(flags.roots),
+        roots: this.splitList(flags.roots),
         depth: flags.depth,
         items: flags.items,
-        types: split(flags.types),
+        types: this.splitList(flags.types),
         url: flags.url,
         maxCalls: flags['max-calls'],
         maxObjects: flags['max-objects'],
@@ -85,12 +85,4 @@ export default class ExileSnapshot extends HostCommand {
     }
     return summary;
   }
-}
-
-function split(value: string | undefined): string[] | undefined {
-  const list = value
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return list && list.length > 0 ? list : undefined;
 }
