@@ -41,7 +41,7 @@ export default class ExileSnapshot extends HostCommand {
     items: Flags.integer({ description: 'items recorded per collection', default: 10_000, min: 1, max: 10_000 }),
     types: Flags.string({ description: 'comma-separated globs of extra types whose metadata to record ("*" for all)' }),
     url: Flags.string({ description: "the HUD's MCP endpoint (default: plugins.exile.url, else http://127.0.0.1:5099/mcp)" }),
-    'max-calls': Flags.integer({ description: 'explore calls at most (default 50000); the rest is cut', min: 1 }),
+    'max-calls': Flags.integer({ description: 'explore calls at most (default 200000); the rest is cut', min: 1 }),
     'max-objects': Flags.integer({ description: 'objects recorded at most (default 500000)', min: 1 }),
     'max-seconds': Flags.integer({ description: 'seconds at most (default 240)', min: 1 }),
   };

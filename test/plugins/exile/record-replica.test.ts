@@ -53,7 +53,7 @@ const SAME_ANSWERS = [
 describe('recording the replica of ExileApi', () => {
   it('finishes within the default budget and answers offline as the live HUD does', async () => {
     const { remote, doc, offline } = await record({ entities: 30 });
-    expect(doc.source).toMatchObject({ complete: true, budget: { maxCalls: 50_000, maxObjects: 500_000, maxSeconds: 240 } });
+    expect(doc.source).toMatchObject({ complete: true, budget: { maxCalls: 200_000, maxObjects: 500_000, maxSeconds: 240 } });
     expect(doc.source.used.calls).toBe(remote.hud.stats.explore);
     for (const [expr, depth] of SAME_ANSWERS) {
       const [live, off] = await both(remote.hud, offline, expr, depth);
