@@ -49,7 +49,33 @@ export function requestId(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }
 
+const MODERN_ENVELOPE = 'io.modelcontextprotocol/protocolVersion';
+
+/**
+ * A request before the session is open is refused, as the protocol asks: the session opens with
+ * `initialize` (2025 era) or with the first request that carries the 2026-era envelope
+ * (`server/discover` or any request whose `_meta` names its protocol version). Pings may come first.
+ */
+function sessionGate() {
+  let open = false;
+  return (message: JSONRPCMessage): JSONRPCMessage | undefined => {
+    if (open || !('method' in message) || !('id' in message)) return undefined;
+    const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    if (message.method === 'initialize' || message.method === 'server/discover' || meta?.[MODERN_ENVELOPE] !== undefined) {
+      open = true;
+      return undefined;
+    }
+    if (message.method === 'ping') return undefined;
+    return {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: -32600, message: `Invalid Request: ${message.method} before initialize (send initialize first)` },
+    } as unknown as JSONRPCMessage;
+  };
+}
+
 export function createStdioTransport(stdin: Readable = process.stdin, stdout: Writable = process.stdout): StdioServerTransport {
+  const gate = sessionGate();
   const input = new PassThrough();
   const transport = new StdioServerTransport(input, stdout, { maxBufferSize: MAX_LINE });
   const lines = new LineBuffer();
@@ -57,8 +83,9 @@ export function createStdioTransport(stdin: Readable = process.stdin, stdout: Wr
   stdin.on('data', (chunk: string) => {
     for (const line of lines.push(chunk)) {
       const checked = check(line);
-      if (checked.error) void transport.send(checked.error).catch(() => undefined);
-      else transport.onmessage?.(checked.message);
+      const refused = checked.error ?? gate(checked.message!);
+      if (refused) void transport.send(refused).catch(() => undefined);
+      else transport.onmessage?.(checked.message!);
     }
     if (lines.size > MAX_LINE) {
       lines.push('\n');
