@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
+// MCPHOST_BIN=/path/to/other/bin/run.js measures another build (the figures before a change).
+const BIN = process.env.MCPHOST_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const CAP_S = Number(process.env.CAP_S ?? 60);
 const LEVELS = (process.env.BOMB_LEVELS ?? '7,9').split(',').map(Number);
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
