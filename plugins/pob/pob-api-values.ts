@@ -62,7 +62,10 @@ export function treeOf(raw: unknown): ForkTree {
   };
 }
 
-/** The fork looks stats up by top-level key only: a dotted name (`Minion.Life`) or a weapon stat (`MainHandAccuracy`) needs its parent table. */
+/**
+ * The fork looks stats up by top-level key only: a dotted name (`Minion.Life`) or a weapon stat
+ * (`MainHandAccuracy`) needs its parent table.
+ */
 export function sourcesOf(name: string): string[] {
   const out = [name.split('.')[0]!];
   const weapon = /^(MainHand|OffHand)(.+)$/.exec(name);

@@ -27,7 +27,7 @@ describe('mcphost call godot (in-process)', () => {
   it('runs every tool by its plugin-local name, taking flags as arguments', async () => {
     const { cwd, env } = place('tools');
     const call = (tool: string, args: Record<string, unknown> = {}, flags: Array<{ name: string; value?: string }> = []) =>
-      callInProcess({ cwd, env, plugin: 'godot', tool, args, flags });
+      callInProcess({ cwd, env, plugin: 'godot', tool, args, flags: flags.map((f) => ({ ...f, text: `--${f.name}` })) });
     expect(json(await call('search', {}, [{ name: 'query', value: 'timer' }]))[0]).toMatchObject({ name: 'Timer', kind: 'class' });
     expect((await call('get_class', { name: 'Timer' })).result.structuredContent).toMatchObject({ name: 'Timer', inherits: 'Node' });
     expect((await call('get_symbol', { qname: 'Node2D.add_child' })).result.structuredContent).toMatchObject({
@@ -76,7 +76,7 @@ describe('mcphost call godot (in-process)', () => {
       plugin: 'godot',
       tool: 'get_symbol',
       args: { qname: 'KinematicBody2D.move_and_slide' },
-      flags: [{ name: 'doc-dir', value: DOC3 }],
+      flags: [{ name: 'doc-dir', value: DOC3, text: '--doc-dir' }],
     });
     expect(outcome.result.structuredContent).toMatchObject({ className: 'KinematicBody2D', returnType: 'Vector2' });
   });

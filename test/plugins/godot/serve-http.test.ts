@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../../helpers/cli.ts';
 import { startHttp, type HttpServer } from '../../helpers/mcp.ts';
+import { textResource } from '../../helpers/resource.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { DOC4 } from './helpers.ts';
 
@@ -31,7 +32,7 @@ describe.each(['legacy', 'modern'] as const)('godot over HTTP (%s era)', (era) =
     };
     expect(sym.structuredContent.className).toBe('Node');
     const page = await client.readResource({ uri: 'godot://symbol/Timer/signal/timeout' });
-    expect(page.contents[0].text).toMatch(/^# Timer\.timeout \(signal\)/);
+    expect(textResource(page.contents).text).toMatch(/^# Timer\.timeout \(signal\)/);
     const prompt = await client.getPrompt({ name: 'godot_how_to_use_godot_docs' });
     expect(JSON.stringify(prompt.messages)).toContain('godot_search');
   });

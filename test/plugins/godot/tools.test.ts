@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../../helpers/cli.ts';
 import { serveInProcess, type InProcessSession } from '../../helpers/in-process.ts';
+import { textResource } from '../../helpers/resource.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { DOC4 } from './helpers.ts';
 
@@ -145,17 +146,17 @@ describe('godot through the MCP server (in-process, SDK client)', () => {
   it('serves the class, symbol and search resources', async () => {
     const { resources } = await session.client.listResources();
     expect(resources.map((r) => r.uri)).toContain('godot://class/Node2D');
-    const cls = (await session.client.readResource({ uri: 'godot://class/Node2D' })).contents[0];
+    const cls = textResource((await session.client.readResource({ uri: 'godot://class/Node2D' })).contents);
     expect(cls.mimeType).toBe('text/markdown');
     expect(cls.text).toMatch(/^# Node2D\n\n\*Inherits:\* \[CanvasItem\]\(godot:\/\/class\/CanvasItem\)/);
     expect(cls.text).toContain('### [`look_at(point: Vector2) -> void`](godot://symbol/Node2D/method/look_at)');
-    const sym = (await session.client.readResource({ uri: 'godot://symbol/CharacterBody2D/method/add_child' })).contents[0];
+    const sym = textResource((await session.client.readResource({ uri: 'godot://symbol/CharacterBody2D/method/add_child' })).contents);
     expect(sym.text).toMatch(/^# Node\.add_child \(method\)/);
     expect(sym.text).toContain('inherited');
-    const found = (await session.client.readResource({ uri: 'godot://search?q=countdown%20timer&kind=class' })).contents[0];
+    const found = textResource((await session.client.readResource({ uri: 'godot://search?q=countdown%20timer&kind=class' })).contents);
     expect(found.mimeType).toBe('application/json');
-    expect(JSON.parse(found.text as string)[0]).toMatchObject({ name: 'Timer', kind: 'class' });
-    const global = (await session.client.readResource({ uri: 'godot://class/@GlobalScope' })).contents[0];
+    expect(JSON.parse(found.text)[0]).toMatchObject({ name: 'Timer', kind: 'class' });
+    const global = textResource((await session.client.readResource({ uri: 'godot://class/@GlobalScope' })).contents);
     expect(global.text).toMatch(/^# @GlobalScope/);
   });
 
