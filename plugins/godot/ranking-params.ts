@@ -14,7 +14,11 @@ export interface RankingParams {
   mention: number;
   /** Multiplier of the symbols of the kind the query names ("timer timeout signal"). */
   kindHint: number;
-  /** Weight of a reference word added for a user's word (vocabulary.ts). */
+  /** Weight of a word naming the kind of symbol wanted ("signal", "method", "property"; 1: like any word). */
+  kindWord: number;
+  /** Multiplier of signals when the question is about an event ("when …", "once …", "after …") and names no kind. */
+  event: number;
+  /** Weight of a reference word added for a user's word (vocabulary/). */
   synonym: number;
   /** Weight of a spelling fix for a word the reference does not use (`animaton` → animation). */
   spelling: number;
@@ -37,7 +41,7 @@ export interface RankingParams {
 }
 
 // fitted:begin (node bench/godot-fit.js --write odd: tuned on the odd half)
-export const BM25F: Bm25fParams = { weights: [5, 2.5, 2, 1, 1, 1], b: [0.75, 0.75, 0.75, 0.3, 0.75, 0.75], k1: 1.2 };
+export const BM25F: Bm25fParams = { weights: [1, 2.5, 4, 1, 1, 1], b: [0.75, 0.75, 0.75, 0.5, 0.75, 0.3], k1: 1.2 };
 
 export const RANKING: RankingParams = {
   bm25f: BM25F,
@@ -45,9 +49,11 @@ export const RANKING: RankingParams = {
   virtual: 0.4,
   mention: 1.5,
   kindHint: 1.5,
-  synonym: 1,
+  kindWord: 0,
+  event: 1,
+  synonym: 1.5,
   spelling: 0.5,
-  bridge: 0.4,
+  bridge: 0.2,
   feedback: 0,
   feedbackDocs: 3,
   feedbackTerms: 10,

@@ -3,6 +3,7 @@
 // (`Node2D`, `_ready`, `Node2D.look_at`) comes first. Snippets show the query's terms as **term**.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
+import type { Concept } from '../index/engine.js';
 import { wordTerms } from '../index/tokenize.js';
 import { RANKING, type RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
@@ -124,9 +125,9 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
     count = 0;
   };
   const engine = index.engine;
-  const score = (terms: ReadonlyMap<number, number>) => {
+  const score = (concepts: readonly Concept[]) => {
     let top = 0;
-    const m = engine.match(terms);
+    const m = engine.match(concepts);
     for (let k = 0; k < m.count; k++) {
       const id = m.docs[k];
       if (kind !== undefined && index.docs[id].kind !== kind) continue;
@@ -147,12 +148,14 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
     }
   };
   const bestOf = (limit: number) => best(index, ids.subarray(0, count), (id) => slots[id], limit);
-  score(plan.terms);
+  score(plan.concepts);
   if (params.feedback > 0) {
     const extra = feedbackTerms(index, bestOf(params.feedbackDocs), plan.terms, params);
     if (extra.size) {
       clear();
-      score(new Map([...plan.terms, ...extra]));
+      // Each feedback term is a concept of its own, with its own idf.
+      const more = [...extra].map(([id, w]): Concept => ({ terms: new Map([[id, 1]]), idf: engine.idfOf(id), weight: w }));
+      score([...plan.concepts, ...more]);
     }
   }
   let ranked = bestOf(Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));
