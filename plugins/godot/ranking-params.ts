@@ -3,9 +3,14 @@
 // marked "fitted" come from `node bench/godot-fit.js` (coordinate ascent on the tuning half of
 // ../shared/data/godot-queries-dev.jsonl); the others are set by hand, each with its reason.
 import type { Bm25fParams } from './index/engine.js';
+import type { VocabularyTables } from './lookup/vocabulary/index.js';
 
 export interface RankingParams {
   bm25f: Bm25fParams;
+  /** Score a question word and the words added for it as one term (query.ts); false: each term alone (flat BM25F). */
+  grouped: boolean;
+  /** The vocabulary tables used (vocabulary/): all, or the first one alone. */
+  vocabulary: VocabularyTables;
   /** Popularity: how often the rest of the reference links to a symbol (log scale). */
   popularity: number;
   /** Multiplier of a virtual method (a hook to implement, rarely the answer to "how do I"). */
@@ -41,19 +46,21 @@ export interface RankingParams {
 }
 
 // fitted:begin (node bench/godot-fit.js --write odd: tuned on the odd half)
-export const BM25F: Bm25fParams = { weights: [1, 2.5, 4, 1, 1, 1], b: [0.75, 0.75, 0.75, 0.5, 0.75, 0.3], k1: 1.2 };
+export const BM25F: Bm25fParams = { weights: [5, 2.5, 2, 2, 1, 1], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 };
 
 export const RANKING: RankingParams = {
   bm25f: BM25F,
+  grouped: true,
+  vocabulary: 'all',
   popularity: 0.12,
-  virtual: 0.4,
+  virtual: 1,
   mention: 1.5,
   kindHint: 1.5,
   kindWord: 0,
   event: 1,
   synonym: 1.5,
   spelling: 0.5,
-  bridge: 0.2,
+  bridge: 0,
   feedback: 0,
   feedbackDocs: 3,
   feedbackTerms: 10,

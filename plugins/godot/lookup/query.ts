@@ -118,7 +118,7 @@ export function planQuery(index: DocIndex, query: string, params: RankingParams)
     // A word naming the kind of symbol wanted ("signal", "method") says what to look for more than what it is about.
     const concept: Concept = { terms: new Map(), idf: 0, weight: Object.hasOwn(KIND_WORDS, word) ? params.kindWord : 1 };
     if (id !== undefined) concept.terms.set(id, 1);
-    const added = params.synonym > 0 ? vocabularyFor(word) : undefined;
+    const added = params.synonym > 0 ? vocabularyFor(word, params.vocabulary) : undefined;
     if (added) addTerms(index, concept, added, params.synonym);
     if (id === undefined) for (const part of word.split('_')) spellingFix(concept, part);
     push(concept, id);
@@ -140,6 +140,12 @@ export function planQuery(index: DocIndex, query: string, params: RankingParams)
     for (const [id, w] of concept.terms) if ((plan.terms.get(id) ?? 0) < w) plan.terms.set(id, w);
   }
   plan.concepts = plan.concepts.filter((c) => c.weight > 0);
+  // Without grouping (the ablation), every term is a concept of its own, as in a flat BM25F query.
+  if (!params.grouped) {
+    plan.concepts = plan.concepts.flatMap((c) =>
+      [...c.terms].map(([id, w]): Concept => ({ terms: new Map([[id, 1]]), idf: engine.idfOf(id), weight: c.weight * w })),
+    );
+  }
   plan.ownWeight = plan.concepts.length;
   return plan;
 }

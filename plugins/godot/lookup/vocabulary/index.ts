@@ -5,28 +5,40 @@
 import { terms } from '../../index/tokenize.js';
 import { DATA } from './data.js';
 import { INPUT_PHYSICS } from './input-physics.js';
-import { ROUND1 } from './round1.js';
+import { ORIGINAL } from './original.js';
 import { SCENES } from './scenes.js';
 import { VISUALS } from './visuals.js';
 
 /** user's word → [the reference's words, why]. */
 export type Vocabulary = Readonly<Record<string, readonly [string, string]>>;
 
-export const VOCABULARY: Vocabulary = { ...ROUND1, ...SCENES, ...INPUT_PHYSICS, ...VISUALS, ...DATA };
+/** Which tables are used: all of them, the first one alone, or the ones added after it (the ablation compares them). */
+export type VocabularyTables = 'all' | 'original' | 'added';
 
-let byStem: Map<string, string> | undefined;
+const ADDED: Vocabulary = { ...SCENES, ...INPUT_PHYSICS, ...VISUALS, ...DATA };
+const TABLES: Record<VocabularyTables, Vocabulary> = { original: ORIGINAL, added: ADDED, all: { ...ORIGINAL, ...ADDED } };
 
-/** The reference's words for a (lowercase) word of a question, if the vocabulary has it. */
-export function vocabularyFor(word: string): string | undefined {
-  const exact = Object.hasOwn(VOCABULARY, word) ? VOCABULARY[word] : undefined;
-  if (exact) return exact[0];
-  if (!byStem) {
-    byStem = new Map();
-    for (const [key, [words]] of Object.entries(VOCABULARY)) {
+export const VOCABULARY: Vocabulary = TABLES.all;
+
+const byStem = new Map<VocabularyTables, Map<string, string>>();
+
+function stemTable(tables: VocabularyTables): Map<string, string> {
+  let table = byStem.get(tables);
+  if (!table) {
+    byStem.set(tables, (table = new Map()));
+    for (const [key, [words]] of Object.entries(TABLES[tables])) {
       const stem = terms(key);
-      if (stem.length === 1 && !byStem.has(stem[0])) byStem.set(stem[0], words);
+      if (stem.length === 1 && !table.has(stem[0])) table.set(stem[0], words);
     }
   }
+  return table;
+}
+
+/** The reference's words for a (lowercase) word of a question, if the vocabulary has it. */
+export function vocabularyFor(word: string, tables: VocabularyTables = 'all'): string | undefined {
+  const vocabulary = TABLES[tables];
+  const exact = Object.hasOwn(vocabulary, word) ? vocabulary[word] : undefined;
+  if (exact) return exact[0];
   const stem = terms(word);
-  return stem.length === 1 ? byStem.get(stem[0]) : undefined;
+  return stem.length === 1 ? stemTable(tables).get(stem[0]) : undefined;
 }
