@@ -31,6 +31,7 @@ export function baseline(shipped) {
     identifierPrefix: 0,
     coverage: 0,
     wholeName: 0,
+    classContext: 0,
   };
 }
 
@@ -95,6 +96,11 @@ export function methods(shipped) {
     { name: 'virtual methods lowered', on: (p) => set(p, { virtual: shipped.virtual }), off: (p) => set(p, { virtual: 1 }) },
     { name: 'kind words as hints only', on: (p) => set(p, { kindWord: shipped.kindWord }), off: (p) => set(p, { kindWord: 1 }) },
     { name: 'event questions → signals', on: (p) => set(p, { event: or(shipped.event, 1.5) }), off: (p) => set(p, { event: 1 }) },
+    {
+      name: "class context (a member gets a share of its class's score)",
+      on: (p) => set(p, { classContext: or(shipped.classContext, 0.2) }),
+      off: (p) => set(p, { classContext: 0 }),
+    },
     { name: 'coverage (coordination)', on: (p) => set(p, { coverage: or(shipped.coverage, 0.5) }), off: (p) => set(p, { coverage: 0 }) },
   ];
 }

@@ -39,6 +39,7 @@ export const START = {
   identifierPrefix: 0.3,
   coverage: 0,
   wholeName: 0.5,
+  classContext: 0,
 };
 const ROUNDS = 3;
 
@@ -70,6 +71,7 @@ export const KNOBS = [
   ['identifierPrefix', [0, 0.15, 0.3, 0.6]],
   ['coverage', [0, 0.5, 1]],
   ['wholeName', [0, 0.25, 0.5, 1, 2]],
+  ['classContext', [0, 0.1, 0.2, 0.4, 0.7]],
 ];
 
 function setPath(obj, key, value) {

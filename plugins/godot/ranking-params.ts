@@ -43,6 +43,8 @@ export interface RankingParams {
   coverage: number;
   /** Bonus for a document whose name the query spells out (× 1 + wholeName · share²; 0: off). */
   wholeName: number;
+  /** Share of its class's BM25F score a member gets added (the class description as the member's context; 0: off). */
+  classContext: number;
 }
 
 // fitted:begin (node bench/godot-fit.js --write odd: tuned on the odd half)
@@ -70,5 +72,6 @@ export const RANKING: RankingParams = {
   identifierPrefix: 0.3,
   coverage: 0,
   wholeName: 0.5,
+  classContext: 0,
 };
 // fitted:end

@@ -108,6 +108,20 @@ function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } 
   return scratch;
 }
 
+const classDocs = new WeakMap<DocIndex, Int32Array>();
+
+/** Per class: the id of its own document (-1 when it has none). */
+function classDocsOf(index: DocIndex): Int32Array {
+  let ids = classDocs.get(index);
+  if (!ids) {
+    classDocs.set(index, (ids = new Int32Array(index.classes.length).fill(-1)));
+    index.docs.forEach((d, id) => {
+      if (d.kind === 'class') ids![d.cls] = id;
+    });
+  }
+  return ids;
+}
+
 /** Ranks every matching document; returns the best `depth` as [id, score]. */
 function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOptions, depth: number): Array<[number, number]> {
   const params = options.params ?? RANKING;
@@ -125,13 +139,18 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
     count = 0;
   };
   const engine = index.engine;
+  const owners = classDocsOf(index);
   const score = (concepts: readonly Concept[]) => {
     let top = 0;
     const m = engine.match(concepts);
     for (let k = 0; k < m.count; k++) {
       const id = m.docs[k];
-      if (kind !== undefined && index.docs[id].kind !== kind) continue;
-      let v = m.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
+      const d = index.docs[id];
+      if (kind !== undefined && d.kind !== kind) continue;
+      let v = m.scores[id];
+      // A member borrows part of its class's score: the class description says what the members are for.
+      if (params.classContext > 0 && owners[d.cls] >= 0) v += params.classContext * m.scores[owners[d.cls]];
+      v *= prior.plain ? prior.base[id] : priorOf(index, prior, params, id);
       if (params.coverage > 0 && plan.ownWeight > 0) v *= Math.min(1, m.cover[id] / plan.ownWeight) ** params.coverage;
       if (params.wholeName > 0) v *= 1 + params.wholeName * engine.nameShare(m, id) ** 2;
       if (v <= 0) continue;
