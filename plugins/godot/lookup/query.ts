@@ -18,7 +18,7 @@ export const MAX_QUERY_TERMS = 32;
 /** At most this many names and misspelled words are looked up by edit distance. */
 export const MAX_FUZZY_WORDS = 4;
 export const MAX_IDENTIFIERS = 8;
-const BRIDGE_TERMS = 3;
+export const BRIDGE_TERMS = 3;
 /** The bridge looks at the rarest few of the query's terms only. */
 const BRIDGED_TERMS = 6;
 
