@@ -1,21 +1,26 @@
 #!/usr/bin/env node
 // The ablation table of the godot search (plugins/godot/README.md, "How it ranks"): each method alone
-// on top of the ranking before it (BM25F with hand weights, no expansion), all of them as shipped,
-// and the shipped ranking without each. Columns: hit@3 / MRR on the whole dev set, its odd half (the
-// shipped numbers were fitted on it), its even half (held out), and the plugin's own 51 questions.
+// on top of the ranking before it (BM25F with hand weights, flat terms, no expansion), all of them as
+// shipped, and the shipped ranking without each. Columns: hit@3 / MRR on the whole dev set, its odd
+// half (the shipped numbers were fitted on it), its even half (held out), and the plugin's own 51
+// questions. Methods that ship off are tried at the weight shown.
 //   npm run build && node bench/godot-ablation.js
 import { evaluate, fmt, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
 import { clone } from './godot-fit.js';
 
-/** The ranking before this work: name 5, owner 2.5, brief 2, body 1, no code or anchor field, no added signals. */
+/** The ranking before round one: name 5, owner 2.5, brief 2, body 1, no code or anchor field, flat terms, no added signals. */
 export function baseline(shipped) {
   return {
     ...clone(shipped),
     bm25f: { weights: [5, 2.5, 2, 1, 0, 0], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 },
+    grouped: false,
+    vocabulary: 'original',
     popularity: 0.12,
     virtual: 1,
     mention: 1.5,
     kindHint: 1.5,
+    kindWord: 1,
+    event: 1,
     synonym: 0,
     spelling: 0,
     bridge: 0,
@@ -26,12 +31,17 @@ export function baseline(shipped) {
     identifierPrefix: 0,
     coverage: 0,
     wholeName: 0,
+    classContext: 0,
   };
 }
 
+const set = (p, values) => Object.assign(p, values);
+const pick = (from, keys) => Object.fromEntries(keys.map((k) => [k, from[k]]));
+
 /** Each method: how to switch it on (taking the shipped value, or a trial value when it ships off) and off. */
 export function methods(shipped) {
-  const or = (value, trial) => (value > 0 ? value : trial);
+  const or = (value, trial) => (value > 0 && value !== 1 ? value : trial);
+  const nameKeys = ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling'];
   return [
     {
       name: 'anchor text + code samples (document expansion)',
@@ -51,21 +61,47 @@ export function methods(shipped) {
         p.bm25f.k1 = 1.2;
       },
     },
-    { name: 'pseudo-relevance feedback (RM3)', on: (p) => (p.feedback = or(shipped.feedback, 0.2)), off: (p) => (p.feedback = 0) },
-    { name: 'proximity', on: (p) => (p.proximity = or(shipped.proximity, 0.5)), off: (p) => (p.proximity = 0) },
-    { name: 'corpus-learned bridge (co-occurrence)', on: (p) => (p.bridge = or(shipped.bridge, 0.2)), off: (p) => (p.bridge = 0) },
-    { name: 'hand vocabulary (general words)', on: (p) => (p.synonym = or(shipped.synonym, 0.7)), off: (p) => (p.synonym = 0) },
+    {
+      name: 'concepts (a word and its added words as one term)',
+      on: (p) => set(p, { grouped: true }),
+      off: (p) => set(p, { grouped: false }),
+    },
+    {
+      name: 'pseudo-relevance feedback (RM3)',
+      on: (p) => set(p, { feedback: or(shipped.feedback, 0.2) }),
+      off: (p) => set(p, { feedback: 0 }),
+    },
+    { name: 'proximity', on: (p) => set(p, { proximity: or(shipped.proximity, 0.5) }), off: (p) => set(p, { proximity: 0 }) },
+    {
+      name: 'corpus-learned bridge (co-occurrence)',
+      on: (p) => set(p, { bridge: or(shipped.bridge, 0.2) }),
+      off: (p) => set(p, { bridge: 0 }),
+    },
+    // Two switches on one pair of settings: the table of round one, and the tables added in round two.
+    {
+      name: 'first vocabulary table (round one)',
+      on: (p) => set(p, { synonym: shipped.synonym, vocabulary: p.synonym > 0 && p.vocabulary === 'added' ? 'all' : 'original' }),
+      off: (p) => set(p, p.vocabulary === 'all' ? { vocabulary: 'added' } : { synonym: 0 }),
+    },
+    {
+      name: 'added vocabulary tables (round two)',
+      on: (p) => set(p, { synonym: shipped.synonym, vocabulary: p.synonym > 0 && p.vocabulary === 'original' ? 'all' : 'added' }),
+      off: (p) => set(p, p.vocabulary === 'all' ? { vocabulary: 'original' } : { synonym: 0 }),
+    },
     {
       name: 'names in the question (exact, typo, prefix, whole name) + spelling',
-      on: (p) => {
-        for (const k of ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling']) p[k] = shipped[k];
-      },
-      off: (p) => {
-        for (const k of ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling']) p[k] = 0;
-      },
+      on: (p) => set(p, pick(shipped, nameKeys)),
+      off: (p) => set(p, Object.fromEntries(nameKeys.map((k) => [k, 0]))),
     },
-    { name: 'virtual methods lowered', on: (p) => (p.virtual = shipped.virtual), off: (p) => (p.virtual = 1) },
-    { name: 'coverage (coordination)', on: (p) => (p.coverage = or(shipped.coverage, 0.5)), off: (p) => (p.coverage = 0) },
+    { name: 'virtual methods lowered', on: (p) => set(p, { virtual: shipped.virtual }), off: (p) => set(p, { virtual: 1 }) },
+    { name: 'kind words as hints only', on: (p) => set(p, { kindWord: shipped.kindWord }), off: (p) => set(p, { kindWord: 1 }) },
+    { name: 'event questions → signals', on: (p) => set(p, { event: or(shipped.event, 1.5) }), off: (p) => set(p, { event: 1 }) },
+    {
+      name: "class context (a member gets a share of its class's score)",
+      on: (p) => set(p, { classContext: or(shipped.classContext, 0.2) }),
+      off: (p) => set(p, { classContext: 0 }),
+    },
+    { name: 'coverage (coordination)', on: (p) => set(p, { coverage: or(shipped.coverage, 0.5) }), off: (p) => set(p, { coverage: 0 }) },
   ];
 }
 
@@ -86,10 +122,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     m.on(p);
     row(`before + ${m.name} alone`, p);
   }
-  row('**all, as shipped** (the fit left feedback, proximity and coverage off)', shipped);
+  row('**all, as shipped**', shipped);
   const everything = clone(shipped);
   for (const m of methods(shipped)) m.on(everything);
-  row('every method on (feedback 0.2, proximity 0.5, coverage 0.5 added)', everything);
+  row('every method on (those that ship off at the trial weight)', everything);
   for (const m of methods(shipped)) {
     const p = clone(shipped);
     m.off(p);

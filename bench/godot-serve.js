@@ -26,9 +26,10 @@ export function percentiles(times) {
 /** Spawns the server, calls godot_search once; returns the times, the client and the pid. */
 async function start(env, cwd, query) {
   const t0 = performance.now();
+  // bin/run.js itself, not `node bin/run.js`: the node flags its shebang gives the host apply, as they do for a user.
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(repo, 'bin/run.js'), 'serve', '--plugins', 'godot'],
+    command: path.join(repo, 'bin/run.js'),
+    args: ['serve', '--plugins', 'godot'],
     cwd,
     env,
     stderr: 'ignore',

@@ -170,7 +170,7 @@ async function serveFigures(questions, nodeOptions) {
     searchMax: median(warm.map((w) => w.search.max)),
   };
   console.log(
-    `\nmcphost serve --plugins godot over stdio${nodeOptions ? ` with NODE_OPTIONS=${nodeOptions}` : ''} (SDK client; ${questions.length} dev questions × 3 per run; ${runs} runs, medians)`,
+    `\nmcphost serve --plugins godot over stdio (bin/run.js as spawned by a client, with its shebang's node flags${nodeOptions ? ` and NODE_OPTIONS=${nodeOptions}` : ''}; SDK client; ${questions.length} dev questions × 3 per run; ${runs} runs, medians)`,
   );
   console.log(
     `  cold: first answer ${fig.coldFirstAnswerMs} ms (spawn, parse and index), peak RSS ${fig.coldPeakRssMB} MB  target ≤ ${TARGETS.coldRssMB} MB ${ok(fig.coldPeakRssMB, TARGETS.coldRssMB)}`,

@@ -3,9 +3,14 @@
 // marked "fitted" come from `node bench/godot-fit.js` (coordinate ascent on the tuning half of
 // ../shared/data/godot-queries-dev.jsonl); the others are set by hand, each with its reason.
 import type { Bm25fParams } from './index/engine.js';
+import type { VocabularyTables } from './lookup/vocabulary/index.js';
 
 export interface RankingParams {
   bm25f: Bm25fParams;
+  /** Score a question word and the words added for it as one term (query.ts); false: each term alone (flat BM25F). */
+  grouped: boolean;
+  /** The vocabulary tables used (vocabulary/): all, or the first one alone. */
+  vocabulary: VocabularyTables;
   /** Popularity: how often the rest of the reference links to a symbol (log scale). */
   popularity: number;
   /** Multiplier of a virtual method (a hook to implement, rarely the answer to "how do I"). */
@@ -14,7 +19,11 @@ export interface RankingParams {
   mention: number;
   /** Multiplier of the symbols of the kind the query names ("timer timeout signal"). */
   kindHint: number;
-  /** Weight of a reference word added for a user's word (vocabulary.ts). */
+  /** Weight of a word naming the kind of symbol wanted ("signal", "method", "property"; 1: like any word). */
+  kindWord: number;
+  /** Multiplier of signals when the question is about an event ("when …", "once …", "after …") and names no kind. */
+  event: number;
+  /** Weight of a reference word added for a user's word (vocabulary/). */
   synonym: number;
   /** Weight of a spelling fix for a word the reference does not use (`animaton` → animation). */
   spelling: number;
@@ -34,20 +43,26 @@ export interface RankingParams {
   coverage: number;
   /** Bonus for a document whose name the query spells out (× 1 + wholeName · share²; 0: off). */
   wholeName: number;
+  /** Share of its class's BM25F score a member gets added (the class description as the member's context; 0: off). */
+  classContext: number;
 }
 
 // fitted:begin (node bench/godot-fit.js --write odd: tuned on the odd half)
-export const BM25F: Bm25fParams = { weights: [5, 2.5, 2, 1, 1, 1], b: [0.75, 0.75, 0.75, 0.3, 0.75, 0.75], k1: 1.2 };
+export const BM25F: Bm25fParams = { weights: [5, 2.5, 2, 2, 1, 1], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 };
 
 export const RANKING: RankingParams = {
   bm25f: BM25F,
+  grouped: true,
+  vocabulary: 'all',
   popularity: 0.12,
-  virtual: 0.4,
+  virtual: 1,
   mention: 1.5,
   kindHint: 1.5,
-  synonym: 1,
+  kindWord: 0,
+  event: 1,
+  synonym: 1.5,
   spelling: 0.5,
-  bridge: 0.4,
+  bridge: 0,
   feedback: 0,
   feedbackDocs: 3,
   feedbackTerms: 10,
@@ -57,5 +72,6 @@ export const RANKING: RankingParams = {
   identifierPrefix: 0.3,
   coverage: 0,
   wholeName: 0.5,
+  classContext: 0,
 };
 // fitted:end

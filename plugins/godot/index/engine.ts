@@ -2,6 +2,9 @@
 // field frequencies are length-normalised per field, weighted and summed into one pseudo-frequency,
 // which is then saturated once: w = idf · tf~ / (k1 + tf~), with
 // tf~ = Σ_f weight_f · tf_f / (1 − b_f + b_f · len_f / avglen_f) and idf = ln((N − n + ½)/(n + ½) + 1).
+// A query is a list of concepts (synonym groups, query.ts): the pseudo-frequencies of a concept's
+// terms are summed, each times its weight in the concept, and saturated once, times the concept's
+// idf — so a word and the words added for it count as one term.
 // The index keeps raw field frequencies, so the weights, b and k1 (fitted by bench/godot-fit.js)
 // are applied when the engine is tuned, not baked into the saved index.
 import { FIELD_NAMES } from './entries.js';
@@ -13,6 +16,16 @@ export interface Bm25fParams {
   /** Length normalisation of each field (0: none, 1: full). */
   b: readonly number[];
   k1: number;
+}
+
+/** One word of a query with the words added for it, matched as one term. */
+export interface Concept {
+  /** Term id → weight (1: the user's own term; less for added words). */
+  terms: Map<number, number>;
+  /** The idf the concept is scored with (its own term's, else its most specific term's). */
+  idf: number;
+  /** Weight of the concept in the query. */
+  weight: number;
 }
 
 /** What a match filled in (views of the engine's scratch arrays, valid until `clear`). */
@@ -46,6 +59,9 @@ export class Engine {
   private readonly names: Float64Array;
   /** The documents the current query touched (scratch). */
   private readonly touched: Uint32Array;
+  /** Per document: the summed pseudo-frequency of the concept being matched, and the documents it touched (scratch). */
+  private readonly conceptTf: Float64Array;
+  private readonly conceptDocs: Uint32Array;
 
   constructor(
     private readonly data: PartialData,
@@ -66,6 +82,8 @@ export class Engine {
     this.cover = new Float64Array(docCount);
     this.names = new Float64Array(docCount);
     this.touched = new Uint32Array(docCount);
+    this.conceptTf = new Float64Array(docCount);
+    this.conceptDocs = new Uint32Array(docCount);
     this.tune(params);
   }
 
@@ -136,28 +154,38 @@ export class Engine {
   }
 
   /**
-   * Scores a query (term ids and their weights) into the engine's scratch arrays and returns them:
-   * `docs[0 … count)` are the matching documents; for each, `scores[d]` is its BM25F score, `cover[d]`
-   * the summed weight of the query terms it matched, `names[d]` the weighted count of its name's
-   * terms the query holds (see nameShare). Typed arrays, not a callback per document: a score passed
-   * to a function is boxed, and a query touches thousands of documents. Call `clear(result)` when done.
+   * Scores a query (its concepts) into the engine's scratch arrays and returns them: `docs[0 … count)`
+   * are the matching documents; for each, `scores[d]` is its BM25F score, `cover[d]` the summed weight
+   * of the concepts it matched, `names[d]` the weighted count of its name's terms the query holds (see
+   * nameShare). Typed arrays, not a callback per document: a score passed to a function is boxed, and
+   * a query touches thousands of documents. Call `clear(result)` when done.
    */
-  match(query: ReadonlyMap<number, number>): MatchResult {
+  match(concepts: readonly Concept[]): MatchResult {
     const { offsets, docs, tfs } = this.data;
-    const { scores, cover, names, touched } = this;
+    const { scores, cover, names, touched, conceptTf, conceptDocs, pseudo } = this;
     let count = 0;
-    for (const [t, weight] of query) {
-      const w = weight * this.idf[t];
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
-        const tf = this.pseudo[p];
-        if (tf === 0) continue;
-        const d = docs[p];
+    for (const concept of concepts) {
+      let n = 0;
+      for (const [t, weight] of concept.terms) {
+        for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+          const tf = pseudo[p];
+          if (tf === 0) continue;
+          const d = docs[p];
+          if (conceptTf[d] === 0) conceptDocs[n++] = d;
+          conceptTf[d] += weight * tf;
+          // Field 0 is the name.
+          const inName = tfs[p * FIELD_COUNT];
+          if (inName) names[d] += weight * inName;
+        }
+      }
+      const w = concept.weight * concept.idf;
+      for (let k = 0; k < n; k++) {
+        const d = conceptDocs[k];
+        const tf = conceptTf[d];
+        conceptTf[d] = 0;
         if (cover[d] === 0) touched[count++] = d;
-        cover[d] += weight;
+        cover[d] += concept.weight;
         scores[d] += (w * tf) / (this.k1 + tf);
-        // Field 0 is the name.
-        const inName = tfs[p * FIELD_COUNT];
-        if (inName) names[d] += weight * inName;
       }
     }
     return { docs: touched, count, scores, cover, names };

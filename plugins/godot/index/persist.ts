@@ -17,7 +17,7 @@ import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
 const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {

@@ -11,9 +11,10 @@ const WORD = /[A-Za-z0-9_]+/g;
 // the 2D/3D/2i suffix Godot's class names use.
 const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+(?:[A-Z](?![a-z])|[a-z](?![a-z]))?/g;
 
+// "has" is not one: Godot names its containment tests with it (has_node, has_method, Dictionary.has).
 export const STOPWORDS: ReadonlySet<string> = new Set(
   (
-    'a an and are as at be been but by can could do does did for from had has have how i if in into is it its ' +
+    'a an and are as at be been but by can could do does did for from had have how i if in into is it its ' +
     'me my no not of on or our so such that the their them then there these they this those to too us was we ' +
     'were what when where which while who why will with would you your yours should shall may might must ' +
     'about after all also any because before being between both each got just more most other over ' +

@@ -1,20 +1,24 @@
 // A search query taken apart: its words, the names it spells (`set_process`, `Node2D.look_at`), and
-// the weighted index terms to match — its own terms, the reference's words for its words
-// (vocabulary.ts), spelling fixes for words the reference never uses, and bridge terms learned from
-// the corpus. Every list is capped, so a hostile query (hundreds of words, all distinct) costs a
-// bounded amount of work.
+// its concepts. A concept is one word of the question together with the words added for it — the
+// reference's words for it (vocabulary/), a spelling fix when the reference never uses it, terms the
+// corpus bridge learned to go with it — scored as one term (a "synonym group"): however many words a
+// question word brings along, it counts once, so an added word can stand in for the user's word but
+// cannot outweigh the rest of the question. Every list is capped, so a hostile query (hundreds of
+// words, all distinct) costs a bounded amount of work.
 import type { DocIndex } from '../index/doc-index.js';
+import type { Concept } from '../index/engine.js';
 import { STOPWORDS, terms } from '../index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
 import { cooccurring, correctSpelling } from './lexicon.js';
-import { VOCABULARY } from './vocabulary.js';
+import { KIND_WORDS } from './ranking.js';
+import { vocabularyFor } from './vocabulary/index.js';
 
-/** At most this many distinct terms of the query are matched (a 500-character query has ~80 words). */
+/** At most this many distinct terms of the query are looked at, each a concept (a 500-character query has ~80 words). */
 export const MAX_QUERY_TERMS = 32;
 /** At most this many names and misspelled words are looked up by edit distance. */
 export const MAX_FUZZY_WORDS = 4;
 export const MAX_IDENTIFIERS = 8;
-const BRIDGE_TERMS = 3;
+export const BRIDGE_TERMS = 3;
 /** The bridge looks at the rarest few of the query's terms only. */
 const BRIDGED_TERMS = 6;
 
@@ -23,11 +27,13 @@ export interface QueryPlan {
   words: string[];
   /** Words that look like API names (`set_process`, `Node2D.look_at`, `CanvasLayer`). */
   identifiers: string[];
-  /** Index term id → weight; the query's own terms weigh 1. */
+  /** What is matched: one concept per distinct term of the question. */
+  concepts: Concept[];
+  /** Every index term of the concepts → its highest weight (snippets, feedback). */
   terms: Map<number, number>;
   /** The query's own terms (stems), in order, for proximity, snippets and feedback. */
   own: string[];
-  /** Sum of the weights of the query's own terms (for coverage). */
+  /** Number of concepts (for coverage). */
   ownWeight: number;
 }
 
@@ -49,52 +55,97 @@ export function identifiersOf(query: string): string[] {
   return out;
 }
 
-function addTerms(plan: QueryPlan, index: DocIndex, text: string, weight: number): void {
+/** Adds the index terms of `text` to a concept at `weight` (keeping a higher weight already there). */
+function addTerms(index: DocIndex, concept: Concept, text: string, weight: number): void {
   for (const term of terms(text)) {
     const id = index.engine.termId(term);
-    if (id === undefined || (plan.terms.get(id) ?? 0) >= weight) continue;
-    plan.terms.set(id, weight);
+    if (id === undefined || (concept.terms.get(id) ?? 0) >= weight) continue;
+    concept.terms.set(id, weight);
   }
 }
 
+/** A word worth a spelling fix: long enough, not a number, and unknown to the reference. */
+function misspelled(index: DocIndex, part: string): boolean {
+  if (part.length < 4 || STOPWORDS.has(part) || /\d/.test(part)) return false;
+  return terms(part).every((t) => index.engine.termId(t) === undefined);
+}
+
 export function planQuery(index: DocIndex, query: string, params: RankingParams): QueryPlan {
+  const engine = index.engine;
   const words = queryWords(query);
-  const plan: QueryPlan = { words, identifiers: identifiersOf(query), terms: new Map(), own: [], ownWeight: 0 };
-  for (const term of terms(query)) {
-    if (plan.own.includes(term)) continue;
+  const plan: QueryPlan = { words, identifiers: identifiersOf(query), concepts: [], terms: new Map(), own: [], ownWeight: 0 };
+  const seen = new Set<string>();
+  let fixes = 0;
+  const spellingFix = (concept: Concept, part: string) => {
+    if (params.spelling <= 0 || fixes >= MAX_FUZZY_WORDS || !misspelled(index, part)) return;
+    fixes++;
+    const fix = correctSpelling(index, part);
+    if (fix) addTerms(index, concept, fix, params.spelling);
+  };
+  const push = (concept: Concept, ownTerm: number | undefined) => {
+    if (concept.terms.size === 0) return;
+    let idf = ownTerm === undefined ? 0 : engine.idfOf(ownTerm);
+    // A word the reference never uses weighs what its most specific stand-in weighs.
+    if (ownTerm === undefined) for (const id of concept.terms.keys()) idf = Math.max(idf, engine.idfOf(id));
+    concept.idf = idf;
+    plan.concepts.push(concept);
+  };
+  // Case matters for splitting names (CharacterBody2D → character, body, 2d), so words are cut from the query as written.
+  for (const written of query.split(/[^A-Za-z0-9_@]+/)) {
     if (plan.own.length >= MAX_QUERY_TERMS) break;
-    plan.own.push(term);
-    const id = index.engine.termId(term);
-    if (id === undefined) continue;
-    plan.terms.set(id, 1);
-    plan.ownWeight += 1;
-  }
-  if (params.synonym > 0) {
-    for (const word of words.slice(0, MAX_QUERY_TERMS)) {
-      const entry = VOCABULARY[word];
-      if (entry) addTerms(plan, index, entry[0], params.synonym);
-    }
-  }
-  if (params.spelling > 0) {
-    let fixed = 0;
-    for (const word of words) {
-      for (const part of word.split('_')) {
-        if (fixed >= MAX_FUZZY_WORDS) break;
-        if (part.length < 4 || STOPWORDS.has(part) || /\d/.test(part)) continue;
-        if (terms(part).every((t) => index.engine.termId(t) !== undefined)) continue;
-        fixed++;
-        const fix = correctSpelling(index, part);
-        if (fix) addTerms(plan, index, fix, params.spelling);
+    const word = written.toLowerCase().replace(/^@/, '');
+    const own = terms(written);
+    if (own.length === 0) continue;
+    if (own.length > 1) {
+      // A name (`get_node_or_null`, `CharacterBody2D`): each of its terms is a concept; misspelled parts get fixed.
+      for (const term of own) {
+        if (seen.has(term) || plan.own.length >= MAX_QUERY_TERMS) continue;
+        seen.add(term);
+        plan.own.push(term);
+        const id = engine.termId(term);
+        const concept: Concept = { terms: new Map(), idf: 0, weight: 1 };
+        if (id !== undefined) concept.terms.set(id, 1);
+        else spellingFix(concept, term);
+        push(concept, id);
       }
+      continue;
     }
+    const term = own[0];
+    if (seen.has(term)) continue;
+    seen.add(term);
+    plan.own.push(term);
+    const id = engine.termId(term);
+    // A word naming the kind of symbol wanted ("signal", "method") says what to look for more than what it is about.
+    const concept: Concept = { terms: new Map(), idf: 0, weight: Object.hasOwn(KIND_WORDS, word) ? params.kindWord : 1 };
+    if (id !== undefined) concept.terms.set(id, 1);
+    const added = params.synonym > 0 ? vocabularyFor(word, params.vocabulary) : undefined;
+    if (added) addTerms(index, concept, added, params.synonym);
+    if (id === undefined) for (const part of word.split('_')) spellingFix(concept, part);
+    push(concept, id);
   }
   if (params.bridge > 0) {
-    const own = [...plan.terms].filter(([, w]) => w === 1).sort((a, b) => index.engine.df(a[0]) - index.engine.df(b[0]));
-    for (const [id, weight] of own.slice(0, BRIDGED_TERMS)) {
-      const near = cooccurring(index, id, BRIDGE_TERMS);
+    // The rarest own terms bring the terms that share the most documents with them, into their own concept.
+    const bridged = plan.concepts
+      .map((concept) => ({ concept, own: [...concept.terms].find(([, w]) => w === 1)?.[0] }))
+      .filter((c): c is { concept: Concept; own: number } => c.own !== undefined)
+      .sort((a, b) => engine.df(a.own) - engine.df(b.own))
+      .slice(0, BRIDGED_TERMS);
+    for (const { concept, own } of bridged) {
+      const near = cooccurring(index, own, BRIDGE_TERMS);
       const top = near[0]?.[1] ?? 1;
-      for (const [u, score] of near) if (!plan.terms.has(u)) plan.terms.set(u, (params.bridge * weight * score) / top);
+      for (const [u, score] of near) if (!concept.terms.has(u)) concept.terms.set(u, (params.bridge * score) / top);
     }
   }
+  for (const concept of plan.concepts) {
+    for (const [id, w] of concept.terms) if ((plan.terms.get(id) ?? 0) < w) plan.terms.set(id, w);
+  }
+  plan.concepts = plan.concepts.filter((c) => c.weight > 0);
+  // Without grouping (the ablation), every term is a concept of its own, as in a flat BM25F query.
+  if (!params.grouped) {
+    plan.concepts = plan.concepts.flatMap((c) =>
+      [...c.terms].map(([id, w]): Concept => ({ terms: new Map([[id, 1]]), idf: engine.idfOf(id), weight: c.weight * w })),
+    );
+  }
+  plan.ownWeight = plan.concepts.length;
   return plan;
 }

@@ -17,7 +17,7 @@ const KIND_PRIOR: Record<DocKind, number> = {
   annotation: 1,
 };
 /** Words that say which kind of symbol the question is about ("timer timeout signal"). */
-const KIND_WORDS: Record<string, DocKind> = {
+export const KIND_WORDS: Readonly<Record<string, DocKind>> = {
   signal: 'signal',
   signals: 'signal',
   method: 'method',
@@ -34,6 +34,9 @@ const SPELLED_CLASS = 2;
 
 /** "which node …", "what class …", "node that …": the question asks for a class. */
 const CLASS_QUESTION = /^(?:(?:which|what) (?:\w+ )?(?:node|class|type|resource)s?|(?:node|class)s? (?:to|that|for|which))\b/;
+
+/** "when the player enters …", "once the animation is over": a question about an event, which Godot reports with a signal. */
+const EVENT_CLAUSE = new Set(['when', 'whenever', 'once', 'after']);
 
 export function kindsNamed(words: string[]): Set<DocKind> {
   const kinds = new Set(words.map((w) => KIND_WORDS[w]).filter(Boolean));
@@ -67,6 +70,8 @@ export interface Prior {
   base: Float32Array;
   /** Kinds the query names (their symbols × kindHint). */
   hinted: ReadonlySet<DocKind>;
+  /** The question is about an event (signals × params.event). */
+  event: boolean;
   named: NamedSymbols;
   /** True when neither kinds nor classes are named: base alone is the prior. */
   plain: boolean;
@@ -74,11 +79,13 @@ export interface Prior {
 
 export function priorFor(index: DocIndex, words: string[], named: NamedSymbols, params: RankingParams): Prior {
   const hinted = kindsNamed(words);
+  const event = params.event !== 1 && hinted.size === 0 && words.some((w) => EVENT_CLAUSE.has(w));
   return {
     base: staticPrior(index, params),
     hinted,
+    event,
     named,
-    plain: hinted.size === 0 && named.classes.size === 0 && named.spelled.size === 0,
+    plain: hinted.size === 0 && !event && named.classes.size === 0 && named.spelled.size === 0,
   };
 }
 
@@ -87,6 +94,7 @@ export function priorOf(index: DocIndex, prior: Prior, params: RankingParams, id
   const d = index.docs[id];
   let m = prior.base[id];
   if (prior.hinted.has(d.kind)) m *= params.kindHint;
+  if (prior.event && d.kind === 'signal') m *= params.event;
   const strength = prior.named.classes.get(d.cls) ?? 0;
   if (d.kind !== 'class') m *= params.mention ** strength;
   else if (prior.named.spelled.has(d.cls)) m *= SPELLED_CLASS;

@@ -3,6 +3,7 @@
 // (`Node2D`, `_ready`, `Node2D.look_at`) comes first. Snippets show the query's terms as **term**.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
+import type { Concept } from '../index/engine.js';
 import { wordTerms } from '../index/tokenize.js';
 import { RANKING, type RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
@@ -107,6 +108,20 @@ function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } 
   return scratch;
 }
 
+const classDocs = new WeakMap<DocIndex, Int32Array>();
+
+/** Per class: the id of its own document (-1 when it has none). */
+function classDocsOf(index: DocIndex): Int32Array {
+  let ids = classDocs.get(index);
+  if (!ids) {
+    classDocs.set(index, (ids = new Int32Array(index.classes.length).fill(-1)));
+    index.docs.forEach((d, id) => {
+      if (d.kind === 'class') ids![d.cls] = id;
+    });
+  }
+  return ids;
+}
+
 /** Ranks every matching document; returns the best `depth` as [id, score]. */
 function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOptions, depth: number): Array<[number, number]> {
   const params = options.params ?? RANKING;
@@ -124,13 +139,18 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
     count = 0;
   };
   const engine = index.engine;
-  const score = (terms: ReadonlyMap<number, number>) => {
+  const owners = classDocsOf(index);
+  const score = (concepts: readonly Concept[]) => {
     let top = 0;
-    const m = engine.match(terms);
+    const m = engine.match(concepts);
     for (let k = 0; k < m.count; k++) {
       const id = m.docs[k];
-      if (kind !== undefined && index.docs[id].kind !== kind) continue;
-      let v = m.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
+      const d = index.docs[id];
+      if (kind !== undefined && d.kind !== kind) continue;
+      let v = m.scores[id];
+      // A member borrows part of its class's score: the class description says what the members are for.
+      if (params.classContext > 0 && owners[d.cls] >= 0) v += params.classContext * m.scores[owners[d.cls]];
+      v *= prior.plain ? prior.base[id] : priorOf(index, prior, params, id);
       if (params.coverage > 0 && plan.ownWeight > 0) v *= Math.min(1, m.cover[id] / plan.ownWeight) ** params.coverage;
       if (params.wholeName > 0) v *= 1 + params.wholeName * engine.nameShare(m, id) ** 2;
       if (v <= 0) continue;
@@ -147,12 +167,14 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
     }
   };
   const bestOf = (limit: number) => best(index, ids.subarray(0, count), (id) => slots[id], limit);
-  score(plan.terms);
+  score(plan.concepts);
   if (params.feedback > 0) {
     const extra = feedbackTerms(index, bestOf(params.feedbackDocs), plan.terms, params);
     if (extra.size) {
       clear();
-      score(new Map([...plan.terms, ...extra]));
+      // Each feedback term is a concept of its own, with its own idf.
+      const more = [...extra].map(([id, w]): Concept => ({ terms: new Map([[id, 1]]), idf: engine.idfOf(id), weight: w }));
+      score([...plan.concepts, ...more]);
     }
   }
   let ranked = bestOf(Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));

@@ -8,7 +8,16 @@ import { callInProcess, serveInProcess, type InProcessSession } from '../../help
 import { tempDir } from '../../helpers/tmp.ts';
 import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
 import { codeResults, MAX_RESULTS } from '../../../plugins/godot/lookup/check-api.ts';
-import { identifiersOf, MAX_IDENTIFIERS, MAX_QUERY_TERMS, planQuery } from '../../../plugins/godot/lookup/query.ts';
+import {
+  BRIDGE_TERMS,
+  identifiersOf,
+  MAX_FUZZY_WORDS,
+  MAX_IDENTIFIERS,
+  MAX_QUERY_TERMS,
+  planQuery,
+} from '../../../plugins/godot/lookup/query.ts';
+import { VOCABULARY } from '../../../plugins/godot/lookup/vocabulary/index.ts';
+import { terms } from '../../../plugins/godot/index/tokenize.ts';
 import { RANKING } from '../../../plugins/godot/ranking-params.ts';
 import { MAX_CODE } from '../../../plugins/godot/surface/tools.ts';
 import { DOC4, fixtureIndex } from './helpers.ts';
@@ -114,8 +123,26 @@ describe('godot_search with hostile queries', () => {
     expect(identifiersOf(names).length).toBeLessThanOrEqual(MAX_IDENTIFIERS);
   });
 
+  // Every vocabulary word a question may hold, those bringing the most reference words first: each
+  // becomes a concept whose added words are scanned again per concept (a common word such as `node`
+  // may join many), so the number of posting lists a query scans must stay capped too.
+  const added = (word: string) => terms(VOCABULARY[word][0]).length;
+  const vocabularyWords = Object.keys(VOCABULARY)
+    .sort((a, b) => added(b) - added(a))
+    .join(' ')
+    .slice(0, 500);
+
+  it('scans a bounded number of posting lists for a query of vocabulary words, each bringing its reference words', () => {
+    const plan = planQuery(index, vocabularyWords, { ...RANKING, bridge: 0.2 });
+    const mostAdded = Math.max(...Object.keys(VOCABULARY).map(added));
+    const scanned = plan.concepts.reduce((n, c) => n + c.terms.size, 0);
+    expect(plan.concepts.length).toBeLessThanOrEqual(MAX_QUERY_TERMS);
+    expect(scanned).toBeLessThanOrEqual(MAX_QUERY_TERMS * (1 + mostAdded + BRIDGE_TERMS) + MAX_FUZZY_WORDS);
+    expect(scanned).toBeGreaterThan(plan.concepts.length);
+  });
+
   it('answers 500 characters of distinct words or misspelled names, and refuses more naming the field', async () => {
-    for (const query of [words, names, `${'timer '.repeat(83)}`.slice(0, 500)]) {
+    for (const query of [words, names, vocabularyWords, `${'timer '.repeat(83)}`.slice(0, 500)]) {
       const r = await call('godot_search', { query });
       expect(r.isError, query.slice(0, 40)).toBeFalsy();
       expect(Array.isArray(JSON.parse(r.content[0].text!))).toBe(true);

@@ -15,6 +15,8 @@ describe('tokenize', () => {
     expect(tokenize('get_global_position')).toEqual(['get', 'global', 'position']);
     expect(tokenize('_ready')).toEqual(['ready']);
     expect(tokenize('move_and_slide')).toEqual(['move', 'slide']);
+    // "has" names a family of tests (has_node, has_method, Dictionary.has): it is not a stopword.
+    expect(tokenize('has_method')).toEqual(['has', 'method']);
   });
 
   it('lowercases prose and drops stopwords and one-character tokens', () => {

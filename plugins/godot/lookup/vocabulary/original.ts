@@ -4,7 +4,7 @@
 // Only general words, each with its reason; never a phrase of a question set.
 
 /** user's word → [the reference's words, why]. */
-export const VOCABULARY: Readonly<Record<string, readonly [string, string]>> = {
+export const ORIGINAL: Readonly<Record<string, readonly [string, string]>> = {
   // Scenes and nodes
   level: ['scene', 'a level is a scene (change_scene_to_file, reload_current_scene)'],
   levels: ['scene', 'plural of level'],
