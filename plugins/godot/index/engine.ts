@@ -191,7 +191,10 @@ export class Engine {
     return { docs: touched, count, scores, cover, names };
   }
 
-  /** Share of a document's name terms that the query holds (1: the query spells the whole name, as `signal pressed` does BaseButton.pressed). */
+  /**
+   * Share of a document's name terms that the query holds (1: the query spells the whole name, as
+   * `signal pressed` does BaseButton.pressed).
+   */
   nameShare(result: MatchResult, doc: number): number {
     const length = this.data.lengths[doc * FIELD_COUNT];
     return length ? Math.min(1, result.names[doc] / length) : 0;

@@ -135,7 +135,10 @@ function header(buildId: string): string {
   return `${MAGIC}${buildId}`.padEnd(HEADER).slice(0, HEADER);
 }
 
-/** Header, then the arrays 4-byte ones first so every view is aligned: offsets, postings, summary offsets, lengths, frequencies, summary bytes. */
+/**
+ * Header, then the arrays 4-byte ones first so every view is aligned: offsets, postings, summary
+ * offsets, lengths, frequencies, summary bytes.
+ */
 function binaryParts(index: Pick<BuiltIndex, 'engine' | 'summaries'>): ArrayBufferView[] {
   const { offsets, docs, lengths, tfs } = index.engine.arrays();
   return [offsets, docs, index.summaries.offsets, lengths, tfs, index.summaries.bytes];
