@@ -3,8 +3,6 @@ import type { Override } from '../config/resolve.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { CommandFailure, Exit } from '../cli/exit-codes.js';
 import { openHost } from '../app/open.js';
-import { isLoopback } from '../server/http-guards.js';
-import { serveOnHttp } from '../server/http.js';
 import { createLogger } from '../lib/logger.js';
 import { installShutdown } from '../server/lifecycle.js';
 import { serveOnStdio } from '../server/stdio.js';
@@ -47,7 +45,9 @@ export default class Serve extends HostCommand {
     );
     shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
     const http = resolved.config.http;
-    if (transport === 'http' && !isLoopback(http.host) && !http.token) {
+    // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
+    const httpServer = transport === 'http' ? await import('../server/http.js') : undefined;
+    if (httpServer && !httpServer.isLoopback(http.host) && !http.token) {
       await registry.close();
       throw new CommandFailure(
         `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`,
@@ -57,8 +57,8 @@ export default class Serve extends HostCommand {
     const info = { name: 'mcphost', version: this.config.version };
     void registry.startEager();
     const names = registry.hosts.map((h) => h.name).join(', ');
-    if (transport === 'http') {
-      const serving = await serveOnHttp(registry, info, http, logger).catch(async (error: NodeJS.ErrnoException) => {
+    if (httpServer) {
+      const serving = await httpServer.serveOnHttp(registry, info, http, logger).catch(async (error: NodeJS.ErrnoException) => {
         await registry.close();
         throw listenFailure(error, http.host, http.port) ?? error;
       });

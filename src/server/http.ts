@@ -15,6 +15,8 @@ import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 
+export { isLoopback } from './http-guards.js';
+
 export interface HttpSettings {
   host: string;
   port: number;

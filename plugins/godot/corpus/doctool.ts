@@ -2,7 +2,6 @@
 // version, into the cache folder (<cacheDir>/godot-doctool/<version>/), and serve that.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { UnavailableError, type ProgressUpdate } from '../../../src/backend/index.js';
 
 const DONE = '.mcphost-doctool.json';
@@ -14,6 +13,8 @@ const howToFix =
 
 /** `godot --version`: the last line that looks like a version (3.x editors exit 255 after printing it). */
 export async function godotVersion(binary: string, signal?: AbortSignal): Promise<string> {
+  // Loaded here: most hosts read a doc/ folder and never start Godot.
+  const { execa } = await import('execa');
   const result = await execa(binary, ['--version'], { reject: false, timeout: VERSION_MS, cancelSignal: signal, stdin: 'ignore' });
   if ((result as { code?: string }).code === 'ENOENT') {
     throw new UnavailableError(`godotBinary ${binary} was not found. ${howToFix}`);
@@ -61,6 +62,7 @@ export async function dumpDocs(binary: string, cacheDir: string, options: DumpOp
   const headless = Number.parseInt(version, 10) >= 4 ? '--headless' : '--no-window';
   const args = ['--doctool', temp, headless];
   options.progress?.({ progress: 0, message: `dumping the class reference of Godot ${version} (${binary} ${args.join(' ')})` });
+  const { execa } = await import('execa');
   const result = await execa(binary, args, {
     cwd: temp,
     reject: false,

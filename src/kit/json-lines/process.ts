@@ -5,7 +5,7 @@
 // that request with its exit code and last stderr lines. The child is also replaced between
 // requests after N counted requests or above a memory limit, optionally carrying state across.
 import { readFile } from 'node:fs/promises';
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import type { Logger } from '../../backend/types.js';
 import { JsonLinesPeer, LineBuffer, PeerError, type RequestOptions } from './peer.js';
 
@@ -296,8 +296,10 @@ export class JsonLinesProcess {
     return this.starting;
   }
 
-  private spawn(): Promise<Child> {
+  private async spawn(): Promise<Child> {
     const { options } = this;
+    // execa (a hundred modules) loads with the first child, not with every host that links the kit.
+    const { execa } = await import('execa');
     const proc = execa(options.command, options.args ?? [], {
       cwd: options.cwd,
       env: options.env,
@@ -489,6 +491,7 @@ export async function residentBytes(pid: number): Promise<number | undefined> {
     return kb ? Number(kb[1]) * 1024 : undefined;
   } catch {
     if (process.platform === 'linux' || process.platform === 'win32') return undefined;
+    const { execa } = await import('execa');
     const ps = await execa('ps', ['-o', 'rss=', '-p', String(pid)], { reject: false });
     const kb = Number(String(ps.stdout).trim());
     return ps.exitCode === 0 && Number.isFinite(kb) && kb > 0 ? kb * 1024 : undefined;
