@@ -24,12 +24,15 @@ export function percentiles(times) {
 }
 
 /** Spawns the server, calls godot_search once; returns the times, the client and the pid. */
-async function start(env, cwd, query) {
+async function start(env, cwd, query, nodeDefaults) {
   const t0 = performance.now();
-  // bin/run.js itself, not `node bin/run.js`: the node flags its shebang gives the host apply, as they do for a user.
+  // bin/run.js itself, as a client spawns it, so the node flags of its shebang apply; `node bin/run.js`
+  // (nodeDefaults) runs the same host with Node's own defaults, for comparison.
+  const bin = path.join(repo, 'bin/run.js');
+  const serve = ['serve', '--plugins', 'godot'];
   const transport = new StdioClientTransport({
-    command: path.join(repo, 'bin/run.js'),
-    args: ['serve', '--plugins', 'godot'],
+    command: nodeDefaults ? process.execPath : bin,
+    args: nodeDefaults ? [bin, ...serve] : serve,
     cwd,
     env,
     stderr: 'ignore',
@@ -43,16 +46,16 @@ async function start(env, cwd, query) {
 }
 
 /** A server whose cache is empty: the first call parses and indexes the reference. */
-export async function coldServe(env, cwd) {
-  const s = await start(env, cwd, 'move a character with collisions');
+export async function coldServe(env, cwd, nodeDefaults = false) {
+  const s = await start(env, cwd, 'move a character with collisions', nodeDefaults);
   const memory = memoryOf(s.pid);
   await s.client.close();
   return { firstAnswerMs: s.firstAnswerMs, connectedMs: s.connectedMs, peakRssMB: memory.peakMB };
 }
 
 /** A server that loads the saved index; then every question, `rounds` times, timed at the client. */
-export async function warmServe(env, cwd, questions, rounds) {
-  const s = await start(env, cwd, 'timer');
+export async function warmServe(env, cwd, questions, rounds, nodeDefaults = false) {
+  const s = await start(env, cwd, 'timer', nodeDefaults);
   const afterFirst = memoryOf(s.pid);
   const times = [];
   for (let r = 0; r < rounds; r++) {

@@ -16,6 +16,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluate, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
+import { NODE_FLAGS } from '../dist/src/app/node-flags.js';
 import { coldServe, grepReference, warmServe } from './godot-serve.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -141,10 +142,11 @@ function relevanceFigures(plugin, index) {
   return out;
 }
 
-/** V8's young generation grows to ~3 × 16 MB in a busy process; this flag keeps it small (a host decision, measured here beside the default). */
-const SMALL_YOUNG_GENERATION = '--max-semi-space-size=2';
-
-async function serveFigures(questions, nodeOptions) {
+/**
+ * nodeDefaults: `node bin/run.js`, Node's default heap settings, beside bin/run.js as a client spawns
+ * it (its shebang's flags, src/app/node-flags.ts): the flags are a host decision, measured here.
+ */
+async function serveFigures(questions, nodeDefaults) {
   if (!existsSync('/proc/self/status')) return undefined;
   const cold = [];
   const warm = [];
@@ -152,13 +154,12 @@ async function serveFigures(questions, nodeOptions) {
     const home = mkdtempSync(path.join(work, 'serve-'));
     const env = { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, 'cache'), GODOT_DOC_DIR: godot4 };
     delete env.GODOT_INDEX_PATH;
-    if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
-    else delete env.NODE_OPTIONS;
-    cold.push(await coldServe(env, home));
-    warm.push(await warmServe(env, home, questions, 3));
+    delete env.NODE_OPTIONS;
+    cold.push(await coldServe(env, home, nodeDefaults));
+    warm.push(await warmServe(env, home, questions, 3, nodeDefaults));
   }
   const fig = {
-    nodeOptions: nodeOptions ?? '',
+    command: nodeDefaults ? 'node bin/run.js' : 'bin/run.js',
     coldFirstAnswerMs: median(cold.map((c) => c.firstAnswerMs)),
     coldPeakRssMB: median(cold.map((c) => c.peakRssMB)),
     warmConnectMs: median(warm.map((w) => w.connectedMs)),
@@ -170,7 +171,7 @@ async function serveFigures(questions, nodeOptions) {
     searchMax: median(warm.map((w) => w.search.max)),
   };
   console.log(
-    `\nmcphost serve --plugins godot over stdio (bin/run.js as spawned by a client, with its shebang's node flags${nodeOptions ? ` and NODE_OPTIONS=${nodeOptions}` : ''}; SDK client; ${questions.length} dev questions × 3 per run; ${runs} runs, medians)`,
+    `\nmcphost serve --plugins godot over stdio (${nodeDefaults ? "`node bin/run.js`: Node's default heap settings" : `bin/run.js as a client spawns it: ${NODE_FLAGS.join(' ')}`}; SDK client; ${questions.length} dev questions × 3 per run; ${runs} runs, medians)`,
   );
   console.log(
     `  cold: first answer ${fig.coldFirstAnswerMs} ms (spawn, parse and index), peak RSS ${fig.coldPeakRssMB} MB  target ≤ ${TARGETS.coldRssMB} MB ${ok(fig.coldPeakRssMB, TARGETS.coldRssMB)}`,
@@ -193,8 +194,8 @@ console.log(
 const plugin = await loadPlugin();
 const relevance = relevanceFigures(plugin, await sharedIndex(plugin));
 const questions = questionSets().dev.map((q) => q.query);
-const serve = await serveFigures(questions);
-const serveSmallYoung = await serveFigures(questions, SMALL_YOUNG_GENERATION);
+const serveDefaults = await serveFigures(questions, true);
+const serve = await serveFigures(questions, false);
 const grep = await grepReference(godot4, questions);
 console.log(
   `\nreference: grep -rliF <the question's longest word> over the same XML, to a pipe: p50 ${grep.p50} ms, p95 ${grep.p95} ms per question`,
@@ -210,4 +211,4 @@ console.log(
   `\nwink-bm25-text-search on the same ${wink.symbols} documents: addDoc ${wink.addDocMs} ms + consolidate ${wink.consolidateMs} ms, +${wink.heapMB} MB heap; importJSON ${wink.importMs} ms (${wink.exportMB} MB)`,
 );
 
-console.log(JSON.stringify({ bench: 'godot', targets: TARGETS, relevance, serve, serveSmallYoung, grep, ...figures, wink }));
+console.log(JSON.stringify({ bench: 'godot', targets: TARGETS, relevance, serveDefaults, serve, grep, ...figures, wink }));

@@ -117,7 +117,7 @@ describe('mcphost connect', () => {
           other: { command: 'o' },
           mcphost: {
             command: '/n/node',
-            args: ['--max-semi-space-size=2', '/m/bin/run.js', 'serve', '--plugins', 'godot,pob'],
+            args: ['--max-semi-space-size=2', '--v8-pool-size=1', '/m/bin/run.js', 'serve', '--plugins', 'godot,pob'],
             env: { GODOT_DOC_DIR: DOC },
           },
         },
