@@ -74,4 +74,19 @@ describe('third-party backends', () => {
     expect((await run(['plugins:uninstall', 'mcphost-plugin-hello'])).exitCode).toBe(0);
     expect((await run(['call', 'hello', 'greet', '--name', 'Ada'])).exitCode).toBe(2);
   });
+
+  it('undoes the link of a package whose backend does not load, saying why (exit 2)', async () => {
+    const pkg = tempDir('mcphost-plugin-broken-');
+    pkg.write(
+      'package.json',
+      JSON.stringify({ name: 'mcphost-plugin-broken', version: '1.0.0', type: 'module', oclif: {}, mcphost: { backend: './backend.js' } }),
+    );
+    pkg.write('backend.js', "throw new Error('module blew up while loading');\n");
+    const link = await run(['plugins:link', pkg.dir, '--no-install']);
+    expect(link.exitCode).toBe(2);
+    expect(link.stderr).toContain('mcphost-plugin-broken was linked, but its backend does not load, so it was unlinked again');
+    expect(link.stderr).toContain('module blew up while loading');
+    const listed = JSON.parse((await run(['plugins', '--json'])).stdout) as Array<{ name: string }>;
+    expect(listed.map((p) => p.name)).not.toContain('broken');
+  });
 });

@@ -1,0 +1,51 @@
+// `mcphost plugins:link`: oclif's linker, then the same check as plugins:install: the linked
+// folder's backend must load, or the link is undone and reported.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { commands } from '@oclif/plugin-plugins';
+import { Exit } from '../../cli/exit-codes.js';
+import { installedPackages } from '../../loader/installed.js';
+import { verifyInstalled } from '../../loader/verify.js';
+
+const OclifLink: (typeof commands)['plugins:link'] = commands['plugins:link'];
+
+export default class PluginsLink extends OclifLink {
+  static override summary = 'Link a backend package in a local folder (for developing one); it is checked like an installed one.';
+  static override description =
+    'The folder is an oclif plugin naming its backend ("mcphost": { "backend": "./backend.js" } in package.json). ' +
+    'After linking, mcphost imports the backend and checks it against the contract; one that does not load is unlinked again (exit 2).';
+
+  override async run(): Promise<void> {
+    const { args } = await this.parse(OclifLink);
+    const root = path.resolve(args.path);
+    await super.run();
+    let pjson: Record<string, unknown>;
+    try {
+      pjson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return; // oclif refused the folder and said why
+    }
+    const name = String(pjson.name ?? path.basename(root));
+    const [pkg] = installedPackages([{ name, version: String(pjson.version ?? '?'), root, type: 'link', pjson }]);
+    if (!pkg) {
+      process.stderr.write(
+        `Warning: ${name} is linked, but its package.json names no backend, so mcphost serves nothing from it: ` +
+          `add "mcphost": { "backend": "./backend.js" }.\n`,
+      );
+      return;
+    }
+    const verdict = await verifyInstalled(pkg);
+    if (verdict.ok) {
+      const tools = Array.isArray(verdict.backend.tools) ? verdict.backend.tools.map((t) => t.name).join(', ') : 'computed at start';
+      this.log(
+        `${pkg.backendName} ${verdict.backend.version} loads (tools: ${tools || 'none'}); try \`${this.config.bin} tools ${pkg.backendName}\``,
+      );
+      return;
+    }
+    await commands['plugins:uninstall'].run([pkg.packageName], this.config);
+    process.stderr.write(
+      `Error: ${pkg.packageName} was linked, but its backend does not load, so it was unlinked again:\n  ${verdict.reason.replace(/\n/g, '\n  ')}\n`,
+    );
+    this.exit(Exit.PLUGIN);
+  }
+}
