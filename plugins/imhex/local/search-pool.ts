@@ -75,7 +75,8 @@ function workerMain(scanFn: typeof scan): void {
       }
       const control = job.control as Int32Array;
       const L = job.plan.mask.length;
-      const buf = Buffer.allocUnsafe(job.bufferBytes + L - 1);
+      // Not where a fresh mmap starts: see read-buffer.ts (64 bytes in, twice as fast from the page cache).
+      const buf = Buffer.allocUnsafe(job.bufferBytes + L - 1 + 64).subarray(64);
       const taskCount = Math.ceil((job.lastStart - job.start) / job.taskBytes);
       for (;;) {
         if (Atomics.load(control, 1) !== 0) break;

@@ -5,6 +5,7 @@
 // go to search-pool.ts). How a chunk is scanned is scan.ts's plan.
 import type { Pattern } from '../hex.js';
 import { planScan, sampleFrequencies, scan, type ScanPlan } from '../scan.js';
+import { readBuffer } from './read-buffer.js';
 
 /** Reads up to `length` bytes at `position` into `buffer` (from index 0); returns the count read. */
 export type ReadAt = (buffer: Buffer, length: number, position: number) => Promise<number>;
@@ -45,7 +46,7 @@ export async function chunkedSearch(read: ReadAt, pattern: Pattern, o: ChunkedSe
   const total = lastStart - o.start;
   const chunk = Math.max(1, Math.min(o.chunkBytes, total));
   const span = chunk + L - 1;
-  const buffers = [Buffer.allocUnsafe(span), Buffer.allocUnsafe(span)];
+  const buffers = [readBuffer(span), readBuffer(span)];
   let plan = o.plan;
   const wanted = o.maxResults + 1; // one more than allowed tells us whether to say `truncated`
   const readChunk = (i: number, pos: number) => read(buffers[i & 1], Math.min(span, o.size - pos), pos);
