@@ -4,10 +4,10 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { commands } from '@oclif/plugin-plugins';
+import { checkAddedBackend } from '../../cli/backend-check.js';
 import { Exit } from '../../cli/exit-codes.js';
 import { installedPackages, userPackagesIn } from '../../loader/installed.js';
 import { installSpec, missingLocal } from '../../loader/install-spec.js';
-import { verifyInstalled } from '../../loader/verify.js';
 
 const OclifInstall: (typeof commands)['plugins:install'] = commands['plugins:install'];
 type Parsed = Awaited<ReturnType<InstanceType<typeof OclifInstall>['parsePlugin']>>;
@@ -42,20 +42,6 @@ export default class PluginsInstall extends OclifInstall {
     const before = new Map(userPackagesIn(this.config.dataDir).map((p) => [p.root, stamp(p.root)]));
     await super.run();
     const added = installedPackages(userPackagesIn(this.config.dataDir)).filter((p) => before.get(p.root) !== stamp(p.root));
-    for (const pkg of added) {
-      const verdict = await verifyInstalled(pkg);
-      if (verdict.ok) {
-        const tools = Array.isArray(verdict.backend.tools) ? verdict.backend.tools.map((t) => t.name).join(', ') : 'computed at start';
-        this.log(
-          `${pkg.backendName} ${verdict.backend.version} loads (tools: ${tools || 'none'}); try \`${this.config.bin} tools ${pkg.backendName}\``,
-        );
-        continue;
-      }
-      await commands['plugins:uninstall'].run([pkg.packageName], this.config);
-      process.stderr.write(
-        `Error: ${pkg.packageName} was installed, but its backend does not load, so it was uninstalled again:\n  ${verdict.reason.replace(/\n/g, '\n  ')}\n`,
-      );
-      this.exit(Exit.PLUGIN);
-    }
+    for (const pkg of added) await checkAddedBackend(this, pkg, { done: 'installed', undone: 'uninstalled' });
   }
 }

@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commands } from '@oclif/plugin-plugins';
-import { Exit } from '../../cli/exit-codes.js';
+import { checkAddedBackend } from '../../cli/backend-check.js';
 import { installedPackages } from '../../loader/installed.js';
-import { verifyInstalled } from '../../loader/verify.js';
 
 const OclifLink: (typeof commands)['plugins:link'] = commands['plugins:link'];
 
@@ -34,18 +33,6 @@ export default class PluginsLink extends OclifLink {
       );
       return;
     }
-    const verdict = await verifyInstalled(pkg);
-    if (verdict.ok) {
-      const tools = Array.isArray(verdict.backend.tools) ? verdict.backend.tools.map((t) => t.name).join(', ') : 'computed at start';
-      this.log(
-        `${pkg.backendName} ${verdict.backend.version} loads (tools: ${tools || 'none'}); try \`${this.config.bin} tools ${pkg.backendName}\``,
-      );
-      return;
-    }
-    await commands['plugins:uninstall'].run([pkg.packageName], this.config);
-    process.stderr.write(
-      `Error: ${pkg.packageName} was linked, but its backend does not load, so it was unlinked again:\n  ${verdict.reason.replace(/\n/g, '\n  ')}\n`,
-    );
-    this.exit(Exit.PLUGIN);
+    await checkAddedBackend(this, pkg, { done: 'linked', undone: 'unlinked' });
   }
 }
