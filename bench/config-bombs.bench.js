@@ -9,32 +9,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aliasBomb, deepJson, deepYaml } from '../test/fixtures/config-bombs.js';
 
 // MCPHOST_BIN=/path/to/other/bin/run.js measures another build (the figures before a change).
 const BIN = process.env.MCPHOST_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/run.js');
 const CAP_S = Number(process.env.CAP_S ?? 60);
 const LEVELS = (process.env.BOMB_LEVELS ?? '7,9').split(',').map(Number);
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-
-/** `levels` anchors, each a list of 9 aliases of the previous one (558 bytes at 9 levels; the same as test/config/limits.test.ts). */
-function aliasBomb(levels) {
-  const lines = ['plugins:', '  godot:', `    l1: &l1 [${Array(9).fill('"lol"').join(', ')}]`];
-  for (let i = 2; i <= levels; i++)
-    lines.push(
-      `    l${i}: &l${i} [${Array(9)
-        .fill(`*l${i - 1}`)
-        .join(', ')}]`,
-    );
-  return `${lines.join('\n')}\n`;
-}
-
-function deepYaml(depth) {
-  return `plugins:\n  godot:\n    x: ${'['.repeat(depth)}1${']'.repeat(depth)}\n`;
-}
-
-function deepJson(depth) {
-  return `{"plugins": {"godot": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}}`;
-}
 
 function run(name, file, content, args) {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcphost-bomb-'));

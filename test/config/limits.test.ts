@@ -9,19 +9,7 @@ import { findConfig } from '../../src/config/find.js';
 import { checkConfigShape } from '../../src/config/limits.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/** The issue's bomb: `levels` anchors under plugins.godot, each a list of 9 aliases of the one before. */
-function aliasBomb(levels: number): string {
-  const lines = ['plugins:', '  godot:', `    l1: &l1 [${Array(9).fill('"lol"').join(', ')}]`];
-  for (let i = 2; i <= levels; i++)
-    lines.push(
-      `    l${i}: &l${i} [${Array(9)
-        .fill(`*l${i - 1}`)
-        .join(', ')}]`,
-    );
-  return `${lines.join('\n')}\n`;
-}
-const deepJson = (depth: number) => `{"plugins": {"godot": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}}`;
+import { aliasBomb, deepJson } from '../fixtures/config-bombs.js';
 
 async function refusal(dir: string): Promise<ConfigError> {
   const error = await openHost({
