@@ -7,6 +7,7 @@ import { randomFillSync, randomInt } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { anchorOf, parsePattern } from '../dist/plugins/imhex/hex.js';
 import { FileProvider } from '../dist/plugins/imhex/local/file-provider.js';
+import { readFully } from '../dist/plugins/imhex/local/open-file.js';
 import { chunkedSearch } from '../dist/plugins/imhex/local/search.js';
 
 export const SIZE = 1024 ** 3;
@@ -137,14 +138,4 @@ export async function timed(fn) {
   const t0 = process.hrtime.bigint();
   const r = await fn();
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, offsets: r.offsets };
-}
-
-async function readFully(fh, buffer, length, position) {
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await fh.read(buffer, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return got;
 }
