@@ -9,7 +9,7 @@ export interface RankingParams {
   bm25f: Bm25fParams;
   /** Score a question word and the words added for it as one term (query.ts); false: each term alone (flat BM25F). */
   grouped: boolean;
-  /** The vocabulary tables used (vocabulary/): all, or the first one alone. */
+  /** The rounds of vocabulary tables used (vocabulary/). */
   vocabulary: VocabularyTables;
   /** Popularity: how often the rest of the reference links to a symbol (log scale). */
   popularity: number;
@@ -53,7 +53,7 @@ export const BM25F: Bm25fParams = { weights: [5, 2.5, 2, 2, 1, 1], b: [0.75, 0.7
 export const RANKING: RankingParams = {
   bm25f: BM25F,
   grouped: true,
-  vocabulary: 'all',
+  vocabulary: ['first', 'second'],
   popularity: 0.12,
   virtual: 1,
   mention: 1.5,

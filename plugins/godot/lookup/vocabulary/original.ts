@@ -21,7 +21,6 @@ export const ORIGINAL: Readonly<Record<string, readonly [string, string]>> = {
   tags: ['group', "Unity's tags are Godot's groups"],
   event: ['signal', "Godot's events are signals"],
   events: ['signal', "Godot's events are signals"],
-  callback: ['signal connect', 'callbacks are Callables connected to signals'],
   update: ['process', "the per-frame callback is _process (Unity's Update)"],
   coroutine: ['await', 'GDScript coroutines are functions that await'],
   kinematic: ['character', 'Godot 3 KinematicBody is Godot 4 CharacterBody'],
