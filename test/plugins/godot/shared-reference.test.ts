@@ -8,6 +8,8 @@ import { FIXTURES, SHARED_DATA } from '../../helpers/paths.ts';
 import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
 import { resolveSymbol } from '../../../plugins/godot/lookup/resolve.ts';
 import { search } from '../../../plugins/godot/lookup/search.ts';
+import { ROUNDS } from '../../../plugins/godot/lookup/vocabulary/index.ts';
+import { terms } from '../../../plugins/godot/index/tokenize.ts';
 import { classDoc } from '../../../plugins/godot/view/class-doc.ts';
 import { symbolDoc } from '../../../plugins/godot/view/symbol-doc.ts';
 import { fixtureIndex, HAVE_SHARED, SHARED3, SHARED4 } from './helpers.ts';
@@ -69,6 +71,24 @@ describe.skipIf(!HAVE_SHARED)('the Godot 4.5 reference', () => {
     expect(names('signal pressed').slice(0, 3)).toContain('BaseButton.pressed');
     expect(names('_ready')[0]).toBe('Node._ready');
     expect(names('Vector2.x')[0]).toBe('Vector2.x');
+  });
+
+  it('maps every vocabulary word, in every round of tables, to words the reference uses, with a reason', () => {
+    const problems: string[] = [];
+    const seen = new Map<string, string>();
+    for (const [round, table] of Object.entries(ROUNDS)) {
+      for (const [word, [words, why]] of Object.entries(table)) {
+        if (!/^[a-z0-9]+$/.test(word)) problems.push(`${round} ${word}: the key is not one lowercase word`);
+        if (seen.has(word)) problems.push(`${round} ${word}: also a key of round ${seen.get(word)}`);
+        seen.set(word, round);
+        if (why.trim().length < 5) problems.push(`${round} ${word}: no reason`);
+        const unknown = terms(words).filter((t) => index.engine.termId(t) === undefined);
+        if (unknown.length || terms(words).length === 0)
+          problems.push(`${round} ${word} → ${words}: the reference never says ${unknown.join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(seen.size).toBeGreaterThan(900);
   });
 
   it('answers its own 51 questions (hit@3 ≥ 0.85) and the independent dev questions (hit@3 ≥ 0.5) without regressing', () => {
