@@ -37,8 +37,6 @@ export function baseline(shipped) {
 }
 
 const set = (p, values) => Object.assign(p, values);
-/** Rounds in their order, each once. */
-const rounds = (list) => ['first', 'second', 'third'].filter((r) => list.includes(r));
 const pick = (from, keys) => Object.fromEntries(keys.map((k) => [k, from[k]]));
 
 /** Each method: how to switch it on (taking the shipped value, or a trial value when it ships off) and off. */
@@ -87,7 +85,7 @@ export function methods(shipped) {
       ['third', 'third vocabulary round (by subject, blind to every question set)'],
     ].map(([round, name]) => ({
       name,
-      on: (p) => set(p, { synonym: shipped.synonym, vocabulary: p.synonym > 0 ? rounds([...p.vocabulary, round]) : [round] }),
+      on: (p) => set(p, { synonym: shipped.synonym, vocabulary: p.synonym > 0 ? [...p.vocabulary, round] : [round] }),
       off: (p) => set(p, { vocabulary: p.vocabulary.filter((r) => r !== round) }),
     })),
     {

@@ -82,8 +82,9 @@ describe.skipIf(!HAVE_SHARED)('the Godot 4.5 reference', () => {
         if (seen.has(word)) problems.push(`${round} ${word}: also a key of round ${seen.get(word)}`);
         seen.set(word, round);
         if (why.trim().length < 5) problems.push(`${round} ${word}: no reason`);
-        const unknown = terms(words).filter((t) => index.engine.termId(t) === undefined);
-        if (unknown.length || terms(words).length === 0)
+        const targets = terms(words);
+        const unknown = targets.filter((t) => index.engine.termId(t) === undefined);
+        if (unknown.length || targets.length === 0)
           problems.push(`${round} ${word} → ${words}: the reference never says ${unknown.join(', ')}`);
       }
     }

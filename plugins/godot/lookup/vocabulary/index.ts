@@ -32,8 +32,20 @@ export type VocabularyRound = keyof typeof ROUNDS;
 export type VocabularyTables = readonly VocabularyRound[];
 export const ALL_ROUNDS: VocabularyTables = ['first', 'second', 'third'];
 
-/** Every table: a key of an earlier round wins over a later one. */
-export const VOCABULARY: Vocabulary = { ...ROUNDS.third, ...ROUNDS.second, ...ROUNDS.first };
+/** The rounds named, in ALL_ROUNDS order whatever order they are listed in: an earlier round wins a key or a stem. */
+function inOrder(rounds: VocabularyTables): VocabularyRound[] {
+  return ALL_ROUNDS.filter((round) => rounds.includes(round));
+}
+
+/** The tables of `rounds` as one. */
+function merged(rounds: VocabularyTables): Vocabulary {
+  const out: Record<string, readonly [string, string]> = {};
+  for (const round of inOrder(rounds).reverse()) Object.assign(out, ROUNDS[round]);
+  return out;
+}
+
+/** Every table. */
+export const VOCABULARY: Vocabulary = merged(ALL_ROUNDS);
 
 interface Lookup {
   exact: Vocabulary;
@@ -43,19 +55,18 @@ interface Lookup {
 const lookups = new Map<string, Lookup>();
 
 function lookupOf(rounds: VocabularyTables): Lookup {
-  const key = rounds.join(',');
+  const ordered = inOrder(rounds);
+  const key = ordered.join(',');
   let lookup = lookups.get(key);
   if (!lookup) {
-    const exact: Record<string, readonly [string, string]> = {};
-    for (const round of [...rounds].reverse()) Object.assign(exact, ROUNDS[round]);
     const byStem = new Map<string, string>();
-    for (const round of rounds) {
+    for (const round of ordered) {
       for (const [word, [words]] of Object.entries(ROUNDS[round])) {
         const stem = terms(word);
         if (stem.length === 1 && !byStem.has(stem[0])) byStem.set(stem[0], words);
       }
     }
-    lookups.set(key, (lookup = { exact, byStem }));
+    lookups.set(key, (lookup = { exact: merged(ordered), byStem }));
   }
   return lookup;
 }
