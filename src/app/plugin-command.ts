@@ -30,7 +30,7 @@ export async function runPluginCommand(request: PluginCommandRequest): Promise<u
   });
   try {
     const signal = request.signal ?? new AbortController().signal;
-    return await def.run(parsed.data, registry.hosts[0].callContext(signal, request.onProgress ?? (() => undefined)));
+    return await def.run(parsed.data, registry.hosts[0].callContext(signal, request.onProgress ?? (() => undefined), registry.localClient));
   } finally {
     await registry.close();
   }

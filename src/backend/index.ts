@@ -5,6 +5,8 @@ export type {
   BackendContext,
   BackendFactory,
   CallContext,
+  ClientInfo,
+  ClientTransport,
   CommandDef,
   ContentBlock,
   HealthReport,

@@ -49,8 +49,35 @@ export interface BackendContext<C = unknown> {
   serving?: boolean;
 }
 
+/** How a client reached mcphost. */
+export type ClientTransport = 'stdio' | 'http' | 'in-process';
+
+/**
+ * The client a call comes from: one stdio connection, one 2025-era HTTP session, one 2026-era HTTP
+ * request (that era is stateless: explicit handles carry state between its requests), or one
+ * one-shot command. What a backend keeps for a client belongs in `state`, never in module globals,
+ * so that one client never sees another's.
+ */
+export interface ClientInfo {
+  /** Unique for the life of the host process. */
+  readonly id: string;
+  readonly transport: ClientTransport;
+  /**
+   * True when the client reached mcphost over the network (HTTP). File arguments of a remote
+   * client resolve only inside the configured roots.
+   */
+  readonly remote: boolean;
+  /**
+   * This backend's value for this client under `key`, made by `create` on first use. Dropped when
+   * the client goes away (its session closes); a value with a `dispose()` method is told then.
+   */
+  state<T>(key: string, create: () => T): T;
+}
+
 /** Given to a tool handler, a resource read or a prompt. */
 export interface CallContext<C = unknown> extends BackendContext<C> {
+  /** The client this call comes from. */
+  client: ClientInfo;
   /** Aborted on client cancellation, timeout or host shutdown; `signal.reason` says which. */
   signal: AbortSignal;
   /** Reports progress to the caller (dropped when the caller did not ask for progress). */

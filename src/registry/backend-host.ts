@@ -5,6 +5,7 @@ import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
 import path from 'node:path';
+import type { HostClient } from './clients.js';
 import { TimeoutError } from './errors.js';
 import { clampTimeout } from './limits.js';
 
@@ -86,8 +87,8 @@ export class BackendHost {
     }
   }
 
-  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void): CallContext {
-    return { ...this.context, signal, progress };
+  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient): CallContext {
+    return { ...this.context, signal, progress, client: client.scoped(this.name) };
   }
 
   async listing<T>(key: ListingKey): Promise<T[]> {

@@ -10,6 +10,7 @@ import { argumentsTooLarge, capText, clampTimeout, measure, type Limits } from '
 import { errorOutcome, resultError, toToolResult, type CallOutcome } from './result.js';
 import { argsErrorText, checkArgs, shortLines } from './schemas.js';
 import type { CallOptions, PublishedTool } from './registry.js';
+import type { HostClient } from './clients.js';
 
 export interface RunEnvironment {
   /** Aborted when the host shuts down. */
@@ -20,7 +21,12 @@ export interface RunEnvironment {
   limits: Limits;
 }
 
-export async function runTool(tool: PublishedTool, args: unknown, options: CallOptions, env: RunEnvironment): Promise<CallOutcome> {
+export async function runTool(
+  tool: PublishedTool,
+  args: unknown,
+  options: CallOptions & { client: HostClient },
+  env: RunEnvironment,
+): Promise<CallOutcome> {
   if (env.shutdown.aborted) return errorOutcome('unavailable', 'SHUTTING_DOWN', new ShutdownError().message);
   // Counted before zod walks them: 300,000 keys would otherwise cost seconds and megabytes of errors.
   const tooLarge = argumentsTooLarge(args);
@@ -56,7 +62,7 @@ export async function runTool(tool: PublishedTool, args: unknown, options: CallO
     aborted.catch(() => undefined);
     // Cancelled (or timed out) before it started: the handler is not started at all.
     if (controller.signal.aborted) throw controller.signal.reason;
-    const ctx = tool.host.callContext(controller.signal, progress);
+    const ctx = tool.host.callContext(controller.signal, progress, options.client);
     const work =
       tool.host.state === 'running'
         ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))

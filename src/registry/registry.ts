@@ -14,6 +14,7 @@ import type {
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
+import { HostClient } from './clients.js';
 import { InvalidParamsError, RegistryError, ResultTooLargeError, ShutdownError, UnknownNameError } from './errors.js';
 import { withDeadline } from './deadline.js';
 import { runTool, tooLargeResult } from './invoke.js';
@@ -68,6 +69,8 @@ export interface CallOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** Overrides every configured timeout for this call. */
   timeoutMs?: number;
+  /** The client the call comes from (default: the registry's own in-process client). */
+  client?: HostClient;
 }
 
 interface Snapshot {
@@ -90,6 +93,8 @@ export class Registry {
   private closing?: Promise<void>;
   /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
   private readonly toolListErrors = new Map<string, unknown>();
+  /** The client of one-shot commands and of callers that name none. */
+  readonly localClient = new HostClient('in-process');
 
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
@@ -259,12 +264,17 @@ export class Registry {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
-    const run = runTool(tool, args, options, {
-      shutdown: this.shutdown.signal,
-      toolMs: this.options.timeouts.toolMs,
-      logger: this.options.logger,
-      limits: this.limits,
-    });
+    const run = runTool(
+      tool,
+      args,
+      { ...options, client: options.client ?? this.localClient },
+      {
+        shutdown: this.shutdown.signal,
+        toolMs: this.options.timeouts.toolMs,
+        logger: this.options.logger,
+        limits: this.limits,
+      },
+    );
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
     return run;
@@ -300,21 +310,22 @@ export class Registry {
    */
   async readResource(uri: string, options: CallOptions = {}): Promise<{ contents: ResourceContents[] }> {
     const timeoutMs = options.timeoutMs ?? this.options.timeouts.toolMs;
+    const client = options.client ?? this.localClient;
     const read = await withDeadline(`reading ${uri.slice(0, 200)}`, timeoutMs, [options.signal, this.shutdown.signal], (signal) =>
-      this.readAnswer(uri, signal),
+      this.readAnswer(uri, signal, client),
     );
     const oversize = tooLargeResult(read, this.limits);
     if (oversize) throw new ResultTooLargeError(`resource ${uri.slice(0, 200)}: ${oversize}`);
     return read;
   }
 
-  private async readAnswer(uri: string, signal: AbortSignal): Promise<{ contents: ResourceContents[] }> {
+  private async readAnswer(uri: string, signal: AbortSignal, client: HostClient): Promise<{ contents: ResourceContents[] }> {
     const snap = await this.current();
     const found = await route(uri, snap.resources, snap.templates);
     if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
     const { host, def } = found.target;
     await host.ensureStarted();
-    const ctx = host.callContext(signal, () => undefined);
+    const ctx = host.callContext(signal, () => undefined, client);
     const value =
       found.kind === 'resource' ? await found.target.def.read(uri, ctx) : await found.target.def.read(uri, found.variables, ctx);
     return toReadContents(uri, def.mimeType, value);
@@ -349,7 +360,7 @@ export class Registry {
         return runPrompt(
           prompt,
           args ?? {},
-          prompt.host.callContext(signal, () => undefined),
+          prompt.host.callContext(signal, () => undefined, options.client ?? this.localClient),
         );
       },
     );
@@ -374,6 +385,7 @@ export class Registry {
     this.closing ??= (async () => {
       this.shutdown.abort(new ShutdownError());
       await Promise.allSettled([...this.inFlight]);
+      this.localClient.close(this.options.logger);
       const results = await Promise.allSettled(this.hosts.map((h) => h.stop()));
       results.forEach((r, i) => {
         if (r.status === 'rejected')

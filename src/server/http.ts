@@ -7,6 +7,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } f
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
+import { HostClient } from '../registry/clients.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
@@ -46,6 +47,7 @@ export interface HttpServing {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   server: Server;
+  client: HostClient;
 }
 
 export async function serveOnHttp(
@@ -56,7 +58,16 @@ export async function serveOnHttp(
   hooks: HttpHooks = {},
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
-  const modern = createMcpHandler(() => createServer(registry, info), { legacy: 'reject', onerror });
+  // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
+  const modern = createMcpHandler(
+    () => {
+      const client = new HostClient('http');
+      const server = createServer(registry, info, { client });
+      server.onclose = () => client.close(logger);
+      return server;
+    },
+    { legacy: 'reject', onerror },
+  );
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
   const sessions = new SessionTable<Session>(
     { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, now: hooks.now },
@@ -97,14 +108,16 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
-    const server = createServer(registry, info);
+    const client = new HostClient('http');
+    const server = createServer(registry, info, { client });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => sessions.add(newId, { transport, server }),
+      onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
+      client.close(logger);
     };
     await server.connect(transport);
     return transport.handleRequest(req, res, body);

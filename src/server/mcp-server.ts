@@ -5,6 +5,7 @@ import type { ProgressUpdate } from '../backend/types.js';
 import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
 import { capText, clampTimeout } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
+import type { HostClient } from '../registry/clients.js';
 
 export interface ServerInfo {
   name: string;
@@ -20,6 +21,8 @@ export function instructionsFor(registry: Registry): string {
 }
 
 export interface ServerOptions {
+  /** The client this instance serves (default: the registry's in-process client). */
+  client?: HostClient;
   /**
    * After a call that sent progress, ping the client and answer only once it replied (2025-era
    * stdio): see the tools/call handler.
@@ -81,6 +84,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     try {
       const outcome = await registry.callTool(name, args ?? {}, {
         signal: ctx.mcpReq.signal,
+        client: options.client,
         onProgress,
         timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
       });
@@ -112,7 +116,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     try {
-      return (await registry.readResource(request.params.uri, { signal: ctx.mcpReq.signal })) as never;
+      return (await registry.readResource(request.params.uri, { signal: ctx.mcpReq.signal, client: options.client })) as never;
     } catch (error) {
       if (error instanceof UnknownNameError)
         throw new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found`);
@@ -128,7 +132,10 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     try {
-      return (await registry.getPrompt(request.params.name, request.params.arguments, { signal: ctx.mcpReq.signal })) as never;
+      return (await registry.getPrompt(request.params.name, request.params.arguments, {
+        signal: ctx.mcpReq.signal,
+        client: options.client,
+      })) as never;
     } catch (error) {
       throw toProtocolError(error);
     }

@@ -4,6 +4,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
+import { HostClient } from '../registry/clients.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createStdioTransport } from './stdio-transport.js';
@@ -27,9 +28,11 @@ export function serveOnStdio(
   { stdin, stdout }: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
 ): StdioServing {
   const unsubscribers: Array<() => void> = [];
+  // One pipe, one client, whichever era it speaks (a 2026-era client gets an instance per request).
+  const client = new HostClient('stdio');
   const handle = serveStdio(
     ({ era }) => {
-      const server = createServer(registry, info, { confirmProgress: era === 'legacy' });
+      const server = createServer(registry, info, { confirmProgress: era === 'legacy', client });
       unsubscribers.push(attachListChanged(registry, server));
       return server;
     },
@@ -44,6 +47,7 @@ export function serveOnStdio(
     async close() {
       unsubscribers.forEach((u) => u());
       await handle.close().catch(() => undefined);
+      client.close(logger);
     },
   };
 }

@@ -8,6 +8,7 @@ import { runOneShot, type OneShotRequest } from '../../src/app/one-shot.js';
 import type { CallOutcome } from '../../src/registry/result.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
+import { HostClient } from '../../src/registry/clients.js';
 import { attachListChanged } from '../../src/server/notify.js';
 import { isolatedEnv } from './cli.js';
 
@@ -42,7 +43,9 @@ export async function serveInProcess(options: HostOptions & { era?: 'legacy' | '
     writeLog: options.writeLog ?? (() => undefined),
     serving: true,
   });
-  const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' });
+  // Each in-process session is a client of its own, as one stdio connection is.
+  const hostClient = new HostClient('stdio');
+  const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' }, { client: hostClient });
   attachListChanged(registry, server);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -57,6 +60,7 @@ export async function serveInProcess(options: HostOptions & { era?: 'legacy' | '
     async close() {
       await client.close().catch(() => undefined);
       await server.close().catch(() => undefined);
+      hostClient.close();
       await registry.close();
     },
   };

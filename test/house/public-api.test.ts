@@ -43,6 +43,8 @@ describe('public entry points', () => {
         'BackendContext',
         'BackendFactory',
         'CallContext',
+        'ClientInfo',
+        'ClientTransport',
         'CommandDef',
         'ContentBlock',
         'HealthReport',

@@ -1,0 +1,60 @@
+// The clients of one host: each connection (stdio, a 2025-era HTTP session, a 2026-era request, a
+// one-shot command) gets a HostClient whose per-backend state lives and dies with it.
+import { randomUUID } from 'node:crypto';
+import type { ClientInfo, ClientTransport, Logger } from '../backend/types.js';
+
+interface Disposable {
+  dispose(): unknown;
+}
+
+function isDisposable(value: unknown): value is Disposable {
+  return typeof value === 'object' && value !== null && typeof (value as Disposable).dispose === 'function';
+}
+
+/** One client of the host. `scoped(plugin)` is what a backend of that plugin sees as `ctx.client`. */
+export class HostClient {
+  readonly id: string;
+  readonly transport: ClientTransport;
+  readonly remote: boolean;
+  private readonly values = new Map<string, unknown>();
+  private closed = false;
+
+  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string } = {}) {
+    this.transport = transport;
+    this.remote = options.remote ?? transport === 'http';
+    this.id = options.id ?? `${transport}-${randomUUID()}`;
+  }
+
+  /** The view one backend gets: its keys cannot meet another backend's. */
+  scoped(plugin: string): ClientInfo {
+    return {
+      id: this.id,
+      transport: this.transport,
+      remote: this.remote,
+      state: <T>(key: string, create: () => T): T => this.state(`${plugin}\u0000${key}`, create),
+    };
+  }
+
+  private state<T>(key: string, create: () => T): T {
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const value = create();
+    // A call that ends after its client went still gets a value, but nothing keeps it.
+    if (!this.closed) this.values.set(key, value);
+    return value;
+  }
+
+  /** Forgets every value, telling those that hold something (`dispose()`). Safe to call twice. */
+  close(logger?: Logger): void {
+    this.closed = true;
+    const values = [...this.values.values()];
+    this.values.clear();
+    for (const value of values) {
+      if (!isDisposable(value)) continue;
+      try {
+        void Promise.resolve(value.dispose()).catch((error: Error) => logger?.debug(`client ${this.id}: dispose failed: ${error.message}`));
+      } catch (error) {
+        logger?.debug(`client ${this.id}: dispose failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}
