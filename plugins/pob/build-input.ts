@@ -1,8 +1,9 @@
 // A build argument is raw XML, a share code, or the path of a file holding either. Reading it
-// never blocks the event loop on a large input, and anything past the size cap is refused.
+// never blocks the event loop on a large input, and anything past the size cap is refused. A path
+// goes through the host's ctx.files: a remote client may name only files inside the roots.
 import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError, type FileAccess } from '../../src/backend/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
 
@@ -19,14 +20,22 @@ function isXml(text: string): boolean {
   return /^\uFEFF?\s*</.test(text);
 }
 
-async function fileAt(candidate: string): Promise<{ file: string; size: number } | undefined> {
+/** The file the argument names (`size` unset when it is no regular file), or undefined when it cannot be a path. */
+async function fileAt(candidate: string, field: string, files?: FileAccess): Promise<{ file: string; size?: number } | undefined> {
   if (candidate.length > 4096 || candidate.includes('\n')) return undefined;
+  let resolved: string;
   try {
-    const resolved = path.resolve(candidate);
+    resolved = files ? await files.resolve(candidate, { field }) : path.resolve(candidate);
+  } catch (error) {
+    // Refused (a remote client, outside the roots): what does not look like a path is taken as a share code or link.
+    if (!looksLikePath(candidate)) return undefined;
+    throw error;
+  }
+  try {
     const info = await stat(resolved);
-    return info.isFile() ? { file: resolved, size: info.size } : undefined;
+    return { file: resolved, size: info.isFile() ? info.size : undefined };
   } catch {
-    return undefined;
+    return { file: resolved };
   }
 }
 
@@ -34,15 +43,15 @@ function looksLikePath(text: string): boolean {
   return /^(\.{0,2}\/|~|[A-Za-z]:\\)/.test(text) || /\.(xml|txt|pob)$/i.test(text);
 }
 
-/** Turns a build argument into XML text (not yet checked to be a PoB document). */
-export async function readBuildText(input: string, field = 'build'): Promise<BuildText> {
+/** Turns a build argument into XML text (not yet checked to be a PoB document); `files` is the call's ctx.files. */
+export async function readBuildText(input: string, field = 'build', files?: FileAccess): Promise<BuildText> {
   if (input.length > MAX_XML_BYTES) throw tooLarge(field, `it is ${input.length} characters long`);
   const text = input.trim();
   if (text === '')
     throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
-  const found = await fileAt(text);
-  if (found) {
+  const found = await fileAt(text, field, files);
+  if (found?.size !== undefined) {
     const { file, size } = found;
     if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
     const content = (await readFile(file, 'utf8')).trim();
@@ -57,7 +66,8 @@ export async function readBuildText(input: string, field = 'build'): Promise<Bui
     });
   }
   if (looksLikePath(text) && !looksLikeShareCode(text)) {
-    throw new ToolError(`${field}: no such file: ${path.resolve(text)}`, { code: 'NOT_FOUND', data: { field, file: path.resolve(text) } });
+    const file = found?.file ?? path.resolve(text);
+    throw new ToolError(`${field}: no such file: ${file}`, { code: 'NOT_FOUND', data: { field, file } });
   }
   return { xml: await decodeShareCode(text, field), source: 'code' };
 }
