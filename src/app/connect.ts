@@ -3,7 +3,10 @@
 // not start servers from your shell, so neither PATH nor a version manager's shims apply), the
 // .mcprc in use (MCPHOST_CONFIG), and every plugin setting that comes from your environment now.
 // Then `doctor` runs with exactly that environment, so a missing setting shows before a client fails.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readApprovals, realFile, sha256 } from '../config/trust.js';
+import { approveFile } from './trust.js';
 import { claudeDesktopConfig, type ClientKind } from '../config/clients.js';
 import { putClientServer } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
@@ -81,5 +84,9 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
     return { ...base, outcome: 'not written', command: `claude mcp add-json --scope user ${name} '${json}'` };
   }
   if (request.dryRun) return { ...base, outcome: 'not written' };
-  return { ...base, outcome: putClientServer(file, name, entry) };
+  // A project file the user approved stays approved: what changes in it is mcphost's own entry.
+  const approved = existsSync(file) && readApprovals(request.env).get(realFile(file))?.sha256 === sha256(readFileSync(file));
+  const outcome = putClientServer(file, name, entry);
+  if (approved) approveFile(file, request.env);
+  return { ...base, outcome };
 }
