@@ -2,7 +2,7 @@
 // content), so the commands, modules and code it names may run; `--list` shows the approvals and
 // whether each file is still as approved; `--revoke` takes approvals back. Without FILE it acts on
 // what mcphost would read here: the config the search finds and the clients' project files.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { clientFiles, readClientFile, type ClientServers } from '../config/clients.js';
 import { ConfigError } from '../config/errors.js';
@@ -91,14 +91,24 @@ function record(file: string, approvals: Map<string, Approval>): { entry: TrustE
 function named(cwd: string, file: string): string {
   const abs = path.resolve(cwd, file);
   if (!existsSync(abs)) throw new UsageError(`no such file: ${abs}`);
+  if (!statSync(abs).isFile()) throw new UsageError(`${abs} is not a file: name the config file to approve`);
   return abs;
 }
 
 /** The config the search finds here (unless it is the user's own) and the clients' project files. */
 function foundHere(cwd: string, env: NodeJS.ProcessEnv): string[] {
-  const found = candidates(cwd, env).find((c) => readFileSync(c.file, 'utf8').trim() !== '');
+  const found = candidates(cwd, env).find((c) => readable(c.file));
   const clients = IMPORT_KINDS.flatMap((k) => clientFiles(k, cwd, env).filter((f) => f.scope === 'project' && existsSync(f.file)));
   return [...(found && !found.user ? [found.file] : []), ...clients.map((c) => c.file)];
+}
+
+/** Not empty, and readable: the file the search would take. */
+function readable(file: string): boolean {
+  try {
+    return readFileSync(file, 'utf8').trim() !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** `servers.x: npx -y foo`, `plugins.y.module: /p/y.js`: what approving the file lets run. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/app/open.js';
+import { connectClient } from '../../src/app/connect.js';
 import { manageTrust } from '../../src/app/trust.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import ConfigCommand from '../../src/commands/config.js';
@@ -193,6 +194,27 @@ describe('approval', () => {
     const after = await openConfig({ cwd: t.dir, env, writeLog: () => undefined });
     expect(after.resolved.config.http).toMatchObject({ host: '0.0.0.0', allowedOrigins: ['https://evil.example'] });
     expect(after.resolved.config.files.roots).toEqual(['/']);
+  });
+
+  it('connect will not name a project file that would start something until it is approved (naming it approves it)', async () => {
+    const t = tempDir();
+    const env = isolatedEnv(t.dir) as NodeJS.ProcessEnv;
+    const file = t.write('.mcprc', `servers:\n  fx: { command: ${JSON.stringify(process.execPath)} }\nplugins:\n  pob: {}\n`);
+    const request = {
+      cwd: t.dir,
+      env,
+      writeLog: () => undefined,
+      client: 'cursor' as const,
+      plugins: ['pob'],
+      node: '/n/node',
+      bin: '/m/run.js',
+      dryRun: true,
+    };
+    await expect(connectClient(request)).rejects.toThrow(
+      `${file} would be named in the client's entry, which approves it: not trusted: run \`mcphost trust ${file}\` first`,
+    );
+    await manageTrust({ cwd: t.dir, env, action: 'approve' });
+    expect((await connectClient(request)).entry.env).toMatchObject({ MCPHOST_CONFIG: file });
   });
 
   it('MCPHOST_TRUST_ALL=1 approves every file found, saying so at error level; any other value is refused (exit 3)', async () => {
