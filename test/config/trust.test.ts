@@ -170,6 +170,30 @@ describe('approval', () => {
     expect((await manageTrust({ cwd: t.dir, env, action: 'list' })).files).toEqual([]);
   });
 
+  it('lists what waits for approval beside the plugins that need nothing from the file, which keep working', async () => {
+    const t = tempDir();
+    const env = isolatedEnv(t.dir);
+    const marker = path.join(t.dir, 'RAN');
+    const file = t.write(
+      '.mcprc',
+      `plugins:\n  pob: {}\nservers:\n  fx:\n    command: ${JSON.stringify(process.execPath)}\n    args: ['-e', ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(marker)}, '')`)}]\n`,
+    );
+    const hint = `not trusted: run \`mcphost trust ${file}\``;
+    const tools = await runCommand(Tools, [], { cwd: t.dir, env });
+    expect(tools.exitCode).toBe(2);
+    expect(tools.stdout).toMatch(/^pob_decode\s/m);
+    expect(tools.stdout).toMatch(new RegExp(`^fx +${hint.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&')}$`, 'm'));
+    const doctor = await runCommand(Doctor, ['--json'], { cwd: t.dir, env });
+    expect(JSON.parse(doctor.stdout).plugins.map((p: { name: string; ok: boolean; message: string }) => [p.name, p.ok, p.message])).toEqual(
+      [
+        ['pob', true, expect.any(String)],
+        ['fx', false, `fx (servers.fx in ${file}): ${hint}`],
+      ],
+    );
+    expect(doctor.exitCode).toBe(2);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('says what approving a file lets run', async () => {
     const t = tempDir();
     t.write('.mcprc', 'servers:\n  fx: { command: node, args: [server.js] }\nplugins:\n  mine: { module: ./mine.js }\n');
