@@ -79,6 +79,7 @@ describe('public entry points', () => {
         'JsonLinesProcess',
         'JsonLinesTcpClient',
         'LineBuffer',
+        'NotRegularFileError',
         'PeerError',
         'ProcessError',
         'UpstreamClient',
@@ -89,6 +90,9 @@ describe('public entry points', () => {
         'globMatcher',
         'healthWaitMs',
         'issueLines',
+        'openRegularFile',
+        'readRegularFile',
+        'readRegularFileSync',
         'residentBytes',
         'silentLogger',
         'templateVariables',
@@ -97,6 +101,7 @@ describe('public entry points', () => {
     expect(exportedNames('src/kit/index.ts')).toEqual(
       [
         ...runtime,
+        'FileKind',
         'IssueLine',
         'JsonLinesPeerOptions',
         'JsonLinesProcessOptions',
