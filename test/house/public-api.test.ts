@@ -86,6 +86,7 @@ describe('public entry points', () => {
         'checkUpstream',
         'createMirror',
         'describeError',
+        'fileKind',
         'formatIssueLines',
         'globMatcher',
         'healthWaitMs',

@@ -99,7 +99,7 @@ export class ServedFile {
     );
   }
 
-  private unavailable(error: NodeJS.ErrnoException): ToolError {
+  private unavailable(error: NodeJS.ErrnoException): UnavailableError {
     if (error instanceof NotRegularFileError) return notRegular(error, this.path);
     return new UnavailableError(
       `cannot open ${this.path}${this.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.writable)}`,
@@ -117,14 +117,10 @@ export class ServedFile {
 }
 
 /** The served path is a FIFO, socket, device or folder: a wrong setting, said as one. */
-export function notRegular(error: NotRegularFileError, file: string): ToolError {
-  return new ToolError(
+export function notRegular(error: NotRegularFileError, file: string): UnavailableError {
+  return new UnavailableError(
     `cannot open ${file}: it is a ${error.kind}, not a regular file — set plugins.imhex.file (or --file) to a regular file`,
-    {
-      code: 'NOT_A_REGULAR_FILE',
-      cause: error,
-      data: { file, kind: error.kind },
-    },
+    { cause: error, data: { file, reason: error.code, kind: error.kind } },
   );
 }
 
