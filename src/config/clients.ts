@@ -7,7 +7,7 @@
 //   claude-desktop  user: claude_desktop_config.json {mcpServers} in ~/Library/Application Support/Claude
 //                   (macOS), %APPDATA%\Claude (Windows), ~/.config/Claude (Linux). mcporter's code reads
 //                   settings.json there, its docs claude_desktop_config.json; Anthropic documents the latter.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readRegularFileSync } from '../lib/regular-file.js';
