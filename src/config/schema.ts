@@ -76,7 +76,9 @@ export const hostConfigSchema = z.strictObject({
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'letters, digits and dashes (up to 63), starting with a letter or digit')
         .optional()
-        .describe('this replica behind a load balancer: 2025-era session ids start with `<replicaId>.`, so the balancer routes a session back'),
+        .describe(
+          'this replica behind a load balancer: 2025-era session ids start with `<replicaId>.`, so the balancer routes a session back',
+        ),
     })
     .prefault({}),
   timeouts: z
