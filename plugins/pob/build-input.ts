@@ -1,9 +1,10 @@
 // A build argument is raw XML, a share code, or the path of a file holding either. Reading it
 // never blocks the event loop on a large input, and anything past the size cap is refused. A path
 // goes through the host's ctx.files: a remote client may name only files inside the roots.
-import { stat, readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError, type FileAccess } from '../../src/backend/index.js';
+import { fileKind, NotRegularFileError, readRegularFile } from '../../src/kit/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
 
@@ -20,7 +21,7 @@ function isXml(text: string): boolean {
   return /^\uFEFF?\s*</.test(text);
 }
 
-/** The file the argument names (`size` unset when it is no regular file), or undefined when it cannot be a path. */
+/** The file the argument names (`size` unset when nothing is there), or undefined when it cannot be a path. */
 async function fileAt(candidate: string, field: string, files?: FileAccess): Promise<{ file: string; size?: number } | undefined> {
   if (candidate.length > 4096 || candidate.includes('\n')) return undefined;
   let resolved: string;
@@ -31,12 +32,19 @@ async function fileAt(candidate: string, field: string, files?: FileAccess): Pro
     if (!looksLikePath(candidate)) return undefined;
     throw error;
   }
-  try {
-    const info = await stat(resolved);
-    return { file: resolved, size: info.isFile() ? info.size : undefined };
-  } catch {
-    return { file: resolved };
-  }
+  const info = await stat(resolved).catch(() => undefined);
+  if (!info) return { file: resolved };
+  // A FIFO, socket or device would block the read (or never end): refused by its type, at once.
+  const kind = fileKind(info);
+  if (kind) throw notAFile(field, new NotRegularFileError(resolved, kind));
+  return { file: resolved, size: info.size };
+}
+
+function notAFile(field: string, error: NotRegularFileError): ToolError {
+  return new ToolError(`${field}: ${error.path} is a ${error.kind}, not a regular file: give build XML, a share code, or a build file`, {
+    code: 'BAD_BUILD',
+    data: { field, file: error.path, kind: error.kind },
+  });
 }
 
 function looksLikePath(text: string): boolean {
@@ -54,7 +62,11 @@ export async function readBuildText(input: string, field = 'build', files?: File
   if (found?.size !== undefined) {
     const { file, size } = found;
     if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
-    const content = (await readFile(file, 'utf8')).trim();
+    const content = (
+      await readRegularFile(file, 'utf8').catch((error: unknown) => {
+        throw error instanceof NotRegularFileError ? notAFile(field, error) : error;
+      })
+    ).trim();
     if (isXml(content)) return { xml: content, source: 'file', file };
     if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${file})`), source: 'file', file };
     throw new ToolError(`${field}: ${file} holds neither build XML nor a share code`, { code: 'BAD_BUILD', data: { field, file } });

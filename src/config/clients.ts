@@ -7,9 +7,10 @@
 //   claude-desktop  user: claude_desktop_config.json {mcpServers} in ~/Library/Application Support/Claude
 //                   (macOS), %APPDATA%\Claude (Windows), ~/.config/Claude (Linux). mcporter's code reads
 //                   settings.json there, its docs claude_desktop_config.json; Anthropic documents the latter.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readRegularFileSync } from '../lib/regular-file.js';
 import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
 import { isPlainObject } from './layers.js';
@@ -66,8 +67,10 @@ export function clientFiles(client: ClientKind, projectDir: string, env: NodeJS.
 export function readClientFile(where: ClientFile, projectDir: string, env: NodeJS.ProcessEnv): ClientServers | undefined {
   if (!existsSync(where.file)) return undefined;
   let raw: unknown;
-  const bytes = readFileSync(where.file);
+  let bytes: Buffer;
   try {
+    // A FIFO or device named like the client's file is refused by type (it would block the read).
+    bytes = readRegularFileSync(where.file);
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new ConfigError(

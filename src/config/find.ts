@@ -3,7 +3,6 @@
 // file found by searching must be the user's own or root's and writable by nobody else; an
 // untrusted executable config is not loaded at all (its content is unknown, so nothing of it
 // applies), an untrusted data config is read but what it would start or widen waits for approval.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectClientServers, type ClientKind, type ClientServers } from './clients.js';
 import { ConfigError } from './errors.js';
@@ -13,6 +12,7 @@ import { parseConfigFile } from './load-file.js';
 import { IMPORT_KINDS } from './schema.js';
 import { candidates, isExecutableConfig } from './search.js';
 import { readApprovals, trustStatus, type Approval, type TrustHow, type TrustStatus } from './trust.js';
+import { NotRegularFileError, readRegularFileSync } from '../lib/regular-file.js';
 
 export { SEARCH_PLACES } from './search.js';
 
@@ -56,8 +56,9 @@ async function findMcprc(options: FindOptions, env: NodeJS.ProcessEnv, approvals
     const file = path.resolve(options.cwd, options.file);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readRegularFileSync(file);
     } catch (error) {
+      if (error instanceof NotRegularFileError) throw notRegular(error);
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
       throw new ConfigError(`Cannot read config ${file}: ${reason}`, [], file);
     }
@@ -66,8 +67,10 @@ async function findMcprc(options: FindOptions, env: NodeJS.ProcessEnv, approvals
   for (const candidate of candidates(options.cwd, env)) {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(candidate.file);
-    } catch {
+      bytes = readRegularFileSync(candidate.file);
+    } catch (error) {
+      // A FIFO or device under a config's name would block the read for good: refused, by its type.
+      if (error instanceof NotRegularFileError) throw notRegular(error);
       continue; // Unreadable (EACCES) or gone: as if absent, as cosmiconfig's search had it.
     }
     // An empty file is skipped and the search goes on (cosmiconfig's ignoreEmptySearchPlaces).
@@ -76,6 +79,10 @@ async function findMcprc(options: FindOptions, env: NodeJS.ProcessEnv, approvals
     return readFound(candidate.file, bytes, candidate.user ? 'user' : 'found', env, approvals);
   }
   return { raw: {} };
+}
+
+function notRegular(error: NotRegularFileError): ConfigError {
+  return new ConfigError(`Cannot read config ${error.path}: ${error.message}; remove it or rename it`, [], error.path);
 }
 
 async function readFound(
