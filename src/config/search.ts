@@ -3,10 +3,11 @@
 // repository it is in, or the home directory, whichever comes first; outside the home directory,
 // only the working directory itself (a `/tmp/.mcprc.js` written by anyone else is never reached
 // from `/tmp/x`). Then the user's own config folder. Finding a file reads nothing but package.json.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
+import { readRegularFileSync } from '../lib/regular-file.js';
 
 export const SEARCH_PLACES = [
   'package.json',
@@ -58,9 +59,10 @@ export function searchDirs(cwd: string, env: NodeJS.ProcessEnv): string[] {
   return dirs;
 }
 
+/** Anything but a folder under a config's name is a candidate: a FIFO or device is then refused by type when read, never skipped. */
 function isFile(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    return !statSync(file).isDirectory();
   } catch {
     return false;
   }
@@ -69,7 +71,7 @@ function isFile(file: string): boolean {
 /** A package.json counts only when it has a `"mcphost"` key; one that does not parse is not ours to judge. */
 function hasMcphostKey(file: string): boolean {
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const value = JSON.parse(readRegularFileSync(file, 'utf8')) as unknown;
     return value !== null && typeof value === 'object' && Object.hasOwn(value, 'mcphost');
   } catch {
     return false;

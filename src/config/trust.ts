@@ -5,7 +5,8 @@
 // Claude Code's approval of a project's .mcp.json servers). The record is a JSON file in the user's
 // own config folder, written atomically and readable by the user alone.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { readRegularFileSync } from '../lib/regular-file.js';
 import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
 import { ConfigError } from './errors.js';
@@ -65,7 +66,7 @@ export function readApprovals(env: NodeJS.ProcessEnv): Map<string, Approval> {
   checkOwnership(file, 'approval record');
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(readRegularFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(
       `Cannot read the approval record ${file}: ${(error as Error).message}. Delete it (mcphost then asks for every approval again: run \`mcphost trust <file>\`)`,
