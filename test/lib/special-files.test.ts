@@ -116,7 +116,9 @@ describe('a FIFO where a tool or a config names a file', () => {
     const dir = path.join(tmp.dir, 'project');
     mkdirSync(dir);
     fifo(dir, '.mcprc.json');
-    await expect(findConfig({ cwd: dir, env: { HOME: dir } })).rejects.toThrow(/\.mcprc\.json is a FIFO \(named pipe\), not a regular file/);
+    await expect(findConfig({ cwd: dir, env: { HOME: dir } })).rejects.toThrow(
+      /\.mcprc\.json is a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it("config: a FIFO named .mcp.json (Claude Code's project file) is a config error, not a hang", { timeout: QUICK }, async () => {
