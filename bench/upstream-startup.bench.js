@@ -7,6 +7,7 @@
 // settings. The reference row mounts a server that answers at once: the same start-up, nothing hostile.
 // Before the fix (issue 14): initialize 31 s (stdio), 121.6 s (HTTP), 17.2 s with connectTimeoutMs 4000.
 // Run after `npm run build`: node bench/upstream-startup.bench.js
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,12 +32,14 @@ await new Promise((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
 const pitUrl = `http://127.0.0.1:${tarpit.address().port}/mcp`;
 const mute = { command: process.execPath, args: ['-e', 'process.stdin.resume(); setInterval(() => {}, 1e9)'] };
 
+const env = (dir) => ({ ...process.env, HOME: dir, XDG_CACHE_HOME: path.join(dir, '.cache'), XDG_CONFIG_HOME: path.join(dir, '.config') });
+/** A project folder whose .mcprc.json starts `servers`, approved as its user would (`mcphost trust`). */
 function project(servers) {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcphost-bench-'));
   writeFileSync(path.join(dir, '.mcprc.json'), JSON.stringify({ servers, log: { level: 'error' } }));
+  execFileSync(process.execPath, [bin, 'trust'], { cwd: dir, env: env(dir), stdio: 'ignore' });
   return dir;
 }
-const env = (dir) => ({ ...process.env, HOME: dir, XDG_CACHE_HOME: path.join(dir, '.cache') });
 
 /** `mcphost serve --http 0`: ms to the bound port, to initialize, to the first tools/list. */
 async function serveTimes(servers) {

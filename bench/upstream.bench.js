@@ -3,6 +3,7 @@
 // a tool call gains by going through `mcphost serve` instead of straight to the server, and how long
 // stopping a child takes (a cooperative one, and one that ignores stdin and SIGTERM).
 // Run after `npm run build`: node bench/upstream.bench.js
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -78,13 +79,16 @@ writeFileSync(
   path.join(dir, '.mcprc.json'),
   JSON.stringify({ servers: { fx: { command: process.execPath, args: [fixture] } }, log: { level: 'error' } }),
 );
+// Its servers start once approved, as its user would (`mcphost trust`).
+const projectEnv = { ...process.env, HOME: dir, XDG_CONFIG_HOME: path.join(dir, '.config') };
+execFileSync(process.execPath, [bin, 'trust'], { cwd: dir, env: projectEnv, stdio: 'ignore' });
 const proxied = new Client({ name: 'bench', version: '1' });
 await proxied.connect(
   new StdioClientTransport({
     command: process.execPath,
     args: [bin, 'serve'],
     cwd: dir,
-    env: { ...process.env, HOME: dir },
+    env: projectEnv,
     stderr: 'ignore',
   }),
 );

@@ -36,6 +36,7 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
     input: recordInput,
     async run(args, ctx): Promise<RecordSummary> {
       const url = args.url ?? ctx.config.url;
+      const out = await ctx.files.resolve(args.out, { field: 'out' });
       const remote = createRemoteProvider({ url, logger: ctx.logger });
       const { recordSnapshot, saveSnapshot } = await import('./snapshot/index.js');
       try {
@@ -52,7 +53,7 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
           source: { url },
           progress: ctx.progress,
         });
-        const bytes = await saveSnapshot(args.out, doc);
+        const bytes = await saveSnapshot(out, doc);
         const used = doc.source?.used as { calls: number; objects: number; seconds: number };
         const cut = doc.source?.cut as RecordSummary['cut'];
         return {

@@ -1,8 +1,9 @@
 // A build argument is raw XML, a share code, or the path of a file holding either. Reading it
-// never blocks the event loop on a large input, and anything past the size cap is refused.
+// never blocks the event loop on a large input, and anything past the size cap is refused. A path
+// goes through the host's ctx.files: a remote client may name only files inside the roots.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError, type FileAccess } from '../../src/backend/index.js';
 import { fileKind, NotRegularFileError, readRegularFile } from '../../src/kit/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
@@ -20,11 +21,19 @@ function isXml(text: string): boolean {
   return /^\uFEFF?\s*</.test(text);
 }
 
-async function fileAt(candidate: string, field: string): Promise<{ file: string; size: number } | undefined> {
+/** The file the argument names (`size` unset when nothing is there), or undefined when it cannot be a path. */
+async function fileAt(candidate: string, field: string, files?: FileAccess): Promise<{ file: string; size?: number } | undefined> {
   if (candidate.length > 4096 || candidate.includes('\n')) return undefined;
-  const resolved = path.resolve(candidate);
+  let resolved: string;
+  try {
+    resolved = files ? await files.resolve(candidate, { field }) : path.resolve(candidate);
+  } catch (error) {
+    // Refused (a remote client, outside the roots): what does not look like a path is taken as a share code or link.
+    if (!looksLikePath(candidate)) return undefined;
+    throw error;
+  }
   const info = await stat(resolved).catch(() => undefined);
-  if (!info) return undefined;
+  if (!info) return { file: resolved };
   // A FIFO, socket or device would block the read (or never end): refused by its type, at once.
   const kind = fileKind(info);
   if (kind) throw notAFile(field, new NotRegularFileError(resolved, kind));
@@ -42,15 +51,15 @@ function looksLikePath(text: string): boolean {
   return /^(\.{0,2}\/|~|[A-Za-z]:\\)/.test(text) || /\.(xml|txt|pob)$/i.test(text);
 }
 
-/** Turns a build argument into XML text (not yet checked to be a PoB document). */
-export async function readBuildText(input: string, field = 'build'): Promise<BuildText> {
+/** Turns a build argument into XML text (not yet checked to be a PoB document); `files` is the call's ctx.files. */
+export async function readBuildText(input: string, field = 'build', files?: FileAccess): Promise<BuildText> {
   if (input.length > MAX_XML_BYTES) throw tooLarge(field, `it is ${input.length} characters long`);
   const text = input.trim();
   if (text === '')
     throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
-  const found = await fileAt(text, field);
-  if (found) {
+  const found = await fileAt(text, field, files);
+  if (found?.size !== undefined) {
     const { file, size } = found;
     if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
     const content = (
@@ -69,7 +78,8 @@ export async function readBuildText(input: string, field = 'build'): Promise<Bui
     });
   }
   if (looksLikePath(text) && !looksLikeShareCode(text)) {
-    throw new ToolError(`${field}: no such file: ${path.resolve(text)}`, { code: 'NOT_FOUND', data: { field, file: path.resolve(text) } });
+    const file = found?.file ?? path.resolve(text);
+    throw new ToolError(`${field}: no such file: ${file}`, { code: 'NOT_FOUND', data: { field, file } });
   }
   return { xml: await decodeShareCode(text, field), source: 'code' };
 }

@@ -70,7 +70,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       annotations: edits,
       handler: async ({ build_xml, code, name }, ctx) => {
         const field = build_xml !== undefined ? 'build_xml' : 'code';
-        const text = await readBuildText((build_xml ?? code)!, field);
+        const text = await readBuildText((build_xml ?? code)!, field, ctx.files);
         await checkBuildXml(text.xml, field, ctx.signal);
         const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
         return call('load_build_xml', { xml: text.xml, ...(label ? { name: label } : {}) }, ctx);
@@ -224,7 +224,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       }),
       annotations: edits,
       handler: async ({ build, tolerance }, ctx) => {
-        const report = await verifyBuild(getBridge(), build, tolerance, ctx.signal, ctx.progress);
+        const report = await verifyBuild(getBridge(), build, tolerance, ctx.signal, ctx.progress, ctx.files);
         return structured({ ...report }, renderVerify(report));
       },
     }),

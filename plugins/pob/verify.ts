@@ -1,6 +1,6 @@
 // lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
 // recomputed value, to tell whether the user's PoB version and ours agree.
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError, type FileAccess } from '../../src/backend/index.js';
 import type { CallOptions, PobBridge } from './bridge.js';
 import { readBuildText } from './build-input.js';
 import { analyzeBuildXml } from './parse-job.js';
@@ -36,8 +36,9 @@ export async function verifyBuild(
   tolerance: number,
   signal?: AbortSignal,
   progress?: CallOptions['progress'],
+  files?: FileAccess,
 ): Promise<VerifyReport> {
-  const text = await readBuildText(build, 'build');
+  const text = await readBuildText(build, 'build', files);
   const analysis = await analyzeBuildXml(text.xml, 'build', signal);
   const saved: Record<string, number> = { ...analysis.stats };
   for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;

@@ -25,7 +25,7 @@ export const xmlTools = [
     }),
     annotations: readOnly,
     handler: async ({ code }, ctx) => {
-      const build = await readBuildText(code, 'code');
+      const build = await readBuildText(code, 'code', ctx.files);
       await checkBuildXml(build.xml, 'code', ctx.signal);
       return build.xml;
     },
@@ -37,7 +37,7 @@ export const xmlTools = [
     input: z.object({ xml: z.string().min(1).describe('build XML (<PathOfBuilding> document), or the path of a file holding it') }),
     annotations: readOnly,
     handler: async ({ xml }, ctx) => {
-      const text = await readBuildText(xml, 'xml');
+      const text = await readBuildText(xml, 'xml', ctx.files);
       if (text.source === 'code')
         throw new ToolError('xml: this is already a share code; pass build XML (or decode it first with pob_decode)', { code: 'BAD_XML' });
       await checkBuildXml(text.xml, 'xml', ctx.signal);
@@ -52,7 +52,7 @@ export const xmlTools = [
     input: z.object({ build: buildArg('the build') }),
     annotations: readOnly,
     handler: async ({ build }, ctx) => {
-      const text = await readBuildText(build, 'build');
+      const text = await readBuildText(build, 'build', ctx.files);
       const analysis = await analyzeBuildXml(text.xml, 'build', ctx.signal);
       return structured({ source: text.source, ...(text.file ? { file: text.file } : {}), ...analysis }, renderAnalysis(analysis));
     },
@@ -65,7 +65,7 @@ export const xmlTools = [
     input: z.object({ a: buildArg('the first build'), b: buildArg('the second build') }),
     annotations: readOnly,
     handler: async ({ a, b }, ctx) => {
-      const [ta, tb] = await Promise.all([readBuildText(a, 'a'), readBuildText(b, 'b')]);
+      const [ta, tb] = await Promise.all([readBuildText(a, 'a', ctx.files), readBuildText(b, 'b', ctx.files)]);
       const [aa, ab] = await Promise.all([analyzeBuildXml(ta.xml, 'a', ctx.signal), analyzeBuildXml(tb.xml, 'b', ctx.signal)]);
       const comparison = compareBuilds(aa, ab);
       return structured({ ...comparison }, renderComparison(comparison));

@@ -3,7 +3,11 @@
 // not start servers from your shell, so neither PATH nor a version manager's shims apply), the
 // .mcprc in use (MCPHOST_CONFIG), and every plugin setting that comes from your environment now.
 // Then `doctor` runs with exactly that environment, so a missing setting shows before a client fails.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { notTrustedText, readApprovals, realFile, sha256 } from '../config/trust.js';
+import { approveFile } from './trust.js';
 import { claudeDesktopConfig, type ClientKind } from '../config/clients.js';
 import { putClientServer } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
@@ -36,6 +40,22 @@ export interface ConnectReport {
   doctor: PluginReport[];
 }
 
+/**
+ * The entry names the config with MCPHOST_CONFIG, which counts as approval: a found file that would
+ * start or import something (or is code) must be approved first, or connect would approve it unasked.
+ */
+function refuseUntrusted(resolved: ResolvedConfig): void {
+  const { trust, config } = resolved;
+  if (!trust || trust.trusted) return;
+  const runs =
+    resolved.unread ||
+    resolved.withheld.length > 0 ||
+    Object.keys(config.servers).some((name) => !resolved.imported.has(name)) ||
+    Object.values(config.plugins).some((section) => section.module);
+  if (runs)
+    throw new UsageError(`${resolved.file} would be named in the client's entry, which approves it: ${notTrustedText(trust)} first`);
+}
+
 /** Where the entry goes: the client's file, or nothing when only the client's own CLI may write it. */
 export function clientTarget(client: ClientKind, cwd: string, env: NodeJS.ProcessEnv, global = false): string | undefined {
   if (client === 'claude-desktop') return claudeDesktopConfig(env);
@@ -47,6 +67,7 @@ export function clientTarget(client: ClientKind, cwd: string, env: NodeJS.Proces
 export async function connectClient(request: ConnectRequest): Promise<ConnectReport> {
   if (request.plugins.length === 0) throw new UsageError('name the backends the client should get: --plugins godot,pob');
   const opened = await openConfig({ ...request, plugins: request.plugins });
+  refuseUntrusted(opened.resolved);
   const env: Record<string, string> = {};
   if (opened.resolved.file) env.MCPHOST_CONFIG = opened.resolved.file;
   for (const name of request.plugins) {
@@ -81,5 +102,9 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
     return { ...base, outcome: 'not written', command: `claude mcp add-json --scope user ${name} '${json}'` };
   }
   if (request.dryRun) return { ...base, outcome: 'not written' };
-  return { ...base, outcome: putClientServer(file, name, entry) };
+  // A project file the user approved stays approved: what changes in it is mcphost's own entry.
+  const approved = existsSync(file) && readApprovals(request.env).get(realFile(file))?.sha256 === sha256(readFileSync(file));
+  const outcome = putClientServer(file, name, entry);
+  if (approved) approveFile(file, request.env);
+  return { ...base, outcome };
 }

@@ -26,6 +26,8 @@ export interface ImportReport {
   /** The entries, as written (for --dry-run or a config mcphost does not rewrite). */
   entries: Record<string, Record<string, unknown>>;
   written: boolean;
+  /** Set when the file written starts nothing until approved: what to run. */
+  trustHint?: string;
 }
 
 export async function importServers(request: ImportRequest): Promise<ImportReport> {
@@ -56,5 +58,10 @@ export async function importServers(request: ImportRequest): Promise<ImportRepor
   report.added = added;
   report.present.push(...present);
   report.written = added.length > 0;
+  // A project's .mcprc starts its servers once approved (your own, or one named with --config, need nothing).
+  const trust = report.written
+    ? (await findConfig({ cwd, file: request.configFile ?? (env.MCPHOST_CONFIG || undefined), env })).trust
+    : undefined;
+  if (trust && !trust.trusted) report.trustHint = `its servers start once you approve it: mcphost trust ${trust.file}`;
   return report;
 }

@@ -13,6 +13,28 @@ import { configureBackend, importBackend, type LoadedBackend } from '../loader/l
 import { Registry } from '../registry/registry.js';
 import { loaderOptions, openConfig, type OpenedConfig, type OpenOptions } from './open.js';
 import { pathToFileURL } from 'node:url';
+import { notTrustedText } from '../config/trust.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+
+/** The config file's standing, as `config` and `doctor` show it. */
+export interface TrustReport {
+  file: string;
+  trusted: boolean;
+  /** explicit (--config), user (your own config folder), approved, trust-all, not-approved, changed. */
+  reason: string;
+  /** For a file that is not trusted: what to run, and what of it did not apply. */
+  hint?: string;
+}
+
+export function trustReport(resolved: ResolvedConfig): TrustReport | undefined {
+  const { trust } = resolved;
+  if (!trust) return undefined;
+  if (trust.trusted) return { file: trust.file, trusted: true, reason: trust.reason };
+  const skipped = resolved.unread
+    ? 'it is code and was not run'
+    : `its servers and modules do not run${resolved.withheld.length ? `, and ${resolved.withheld.join(', ')} do not apply` : ''}`;
+  return { file: trust.file, trusted: false, reason: trust.reason, hint: `${notTrustedText(trust)} (${skipped})` };
+}
 
 export interface PluginReport {
   name: string;
@@ -45,6 +67,7 @@ async function loadEach(opened: OpenedConfig, options: OpenOptions, names: strin
 
 export interface ConfigReport {
   file?: string;
+  trust?: TrustReport;
   plugins: { value: string[]; source: string };
   config: Record<string, unknown>;
   sources: Record<string, string>;
@@ -78,6 +101,7 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
   for (const [key, source] of [...merged.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
   return {
     file: resolved.file,
+    trust: trustReport(resolved),
     plugins: { value: resolved.plugins, source: describeSource(resolved.pluginsSource) },
     config,
     sources,
@@ -87,6 +111,7 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
 
 export interface DoctorReport {
   file?: string;
+  trust?: TrustReport;
   ok: boolean;
   plugins: PluginReport[];
 }
@@ -121,7 +146,12 @@ export async function doctorReport(options: OpenOptions): Promise<DoctorReport> 
   } finally {
     await registry?.close();
   }
-  return { file: opened.resolved.file, ok: reports.length > 0 && reports.every((r) => r.ok), plugins: reports };
+  return {
+    file: opened.resolved.file,
+    trust: trustReport(opened.resolved),
+    ok: reports.length > 0 && reports.every((r) => r.ok),
+    plugins: reports,
+  };
 }
 
 /**

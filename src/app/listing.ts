@@ -3,12 +3,15 @@
 // command fail after printing what the others listed, instead of an empty table that exits 0.
 import { BackendDownError } from './failures.js';
 import { openHost, type OpenHostOptions } from './open.js';
+import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import type { Registry } from '../registry/registry.js';
 
 export interface Listing<T> {
   items: T;
   /** Backends whose listing failed, with why. */
   down: Array<{ plugin: string; message: string }>;
+  /** Backends a file that is not trusted would start: nothing of them ran (`hint`: what to run). */
+  untrusted: Array<{ plugin: string; message: string; hint: string }>;
 }
 
 /** Opens the host (`plugin` alone when given, and then strictly), lists, and closes it again. */
@@ -17,19 +20,27 @@ export async function listFrom<T>(
   list: (registry: Registry) => Promise<T>,
 ): Promise<Listing<T>> {
   const only = options.plugin ? [options.plugin] : options.only;
-  const { registry } = await openHost({ ...options, only, strict: options.strict ?? Boolean(options.plugin) });
+  const { registry, failures } = await openHost({ ...options, only, strict: options.strict ?? Boolean(options.plugin), listing: true });
+  const untrusted = failures
+    .filter((f): f is NotTrustedError => f instanceof NotTrustedError)
+    .map((f) => ({ plugin: f.plugin, message: f.message, hint: f.hint }));
   try {
     const items = await list(registry);
     const down = registry.hosts
       .filter((h) => h.lastError !== undefined && (!options.plugin || h.name === options.plugin))
       .map((h) => ({ plugin: h.name, message: h.lastError! }));
-    return { items, down };
+    return { items, down, untrusted };
   } finally {
     await registry.close();
   }
 }
 
-/** The error a listing command ends with when a backend was down (after printing the rest). */
-export function downError(listing: Listing<unknown>): BackendDownError | undefined {
+/**
+ * The error a listing command ends with (after printing the rest): a backend that is not trusted
+ * (exit 2, the more basic problem), else one that was down (exit 4).
+ */
+export function downError(listing: Listing<unknown>): Error | undefined {
+  const [first] = listing.untrusted;
+  if (first) return new PluginLoadError(first.plugin, listing.untrusted.map((u) => u.message).join('\n'));
   return listing.down.length > 0 ? new BackendDownError(listing.down) : undefined;
 }

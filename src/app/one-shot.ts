@@ -62,7 +62,12 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
     else remaining.push(flag);
   }
   const loaded = configureBackend(imported, resolved, settings);
-  const registry = await Registry.create([loaded], { logger, timeouts: resolved.config.timeouts, limits: resolved.config.limits });
+  const registry = await Registry.create([loaded], {
+    logger,
+    timeouts: resolved.config.timeouts,
+    limits: resolved.config.limits,
+    files: { roots: resolved.config.files.roots, cwd: resolved.cwd },
+  });
   try {
     const tool = await registry.findLocalTool(target.plugin, target.tool).catch(async (error: unknown) => {
       if (request.plugin || !(error instanceof UnknownNameError)) throw error;

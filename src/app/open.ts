@@ -5,9 +5,10 @@ import { findConfig } from '../config/find.js';
 import { resolveConfig, type Override, type ResolvedConfig } from '../config/resolve.js';
 import { createLogger, isLogLevel, type HostLogLevel } from '../lib/logger.js';
 import { ConfigError } from '../config/errors.js';
+import { notTrustedText, TRUST_ALL_ENV } from '../config/trust.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { loadBackends, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
-import { PluginLoadError } from '../loader/errors.js';
+import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import { Registry } from '../registry/registry.js';
 
 export interface OpenOptions {
@@ -37,7 +38,7 @@ export interface OpenedConfig {
 
 export async function openConfig(options: OpenOptions): Promise<OpenedConfig> {
   const file = options.configFile ?? (options.env.MCPHOST_CONFIG || undefined);
-  const found = await findConfig({ cwd: options.cwd, file });
+  const found = await findConfig({ cwd: options.cwd, file, env: options.env });
   const overrides = [...(options.overrides ?? [])];
   const flagLevel = options.logLevel ?? (options.quiet ? 'error' : undefined);
   // `silent` is the host's own level, not a config value: it never reaches the config schema.
@@ -46,7 +47,24 @@ export async function openConfig(options: OpenOptions): Promise<OpenedConfig> {
   const resolved = resolveConfig({ found, env: options.env, cwd: options.cwd, overrides, plugins: options.plugins });
   const logLevel = flagLevel === 'silent' ? 'silent' : hostLogLevel(resolved, options.env);
   const logger = createLogger({ level: logLevel, write: options.writeLog });
+  reportTrust(resolved, logger);
   return { resolved, logger, logLevel };
+}
+
+/**
+ * Says on stderr what of the config did not apply because it is not trusted, and, loudly (at error
+ * level, so --quiet keeps it), every file that MCPHOST_TRUST_ALL let run without approval.
+ */
+function reportTrust(resolved: ResolvedConfig, logger: Logger): void {
+  const { trust, file } = resolved;
+  if (trust && !trust.trusted && resolved.unread) logger.warn(`${file} is code and was not run: ${notTrustedText(trust)}`);
+  if (trust && !trust.trusted && resolved.withheld.length > 0) {
+    logger.warn(`${file}: ${resolved.withheld.join(', ')} not applied (defaults used): ${notTrustedText(trust)}`);
+  }
+  const all = [trust, ...[...resolved.imported.values()].map((i) => i.trust)].filter((t) => t?.reason === 'trust-all');
+  for (const t of new Set(all.map((t) => t!.file))) {
+    logger.error(`${TRUST_ALL_ENV}=1: ${t} runs without approval (commands, modules and code it names); unset it to stop`);
+  }
 }
 
 /**
@@ -86,6 +104,8 @@ export interface OpenHostOptions extends OpenOptions {
   strict?: boolean;
   /** `mcphost serve`: listings answer at once and clients hear of changes (BackendContext.serving). */
   serving?: boolean;
+  /** A listing: backends that are not trusted are reported beside the others, even when nothing else loads. */
+  listing?: boolean;
 }
 
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
@@ -96,19 +116,22 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
     throw new PluginLoadError(
       '',
       'No plugins to serve: pass --plugins (e.g. --plugins godot,pob), set MCPHOST_PLUGINS, or add a plugins section to .mcprc' +
-        (resolved.file ? ` (${resolved.file})` : ''),
+        (resolved.file ? ` (${resolved.file})` : '') +
+        (resolved.unread && resolved.trust ? `; ${resolved.file} was not read: ${notTrustedText(resolved.trust)}` : ''),
     );
   }
   const { loaded, failures } = await loadBackends(names, loaderOptions(opened, options));
   const configFailure = failures.find((f) => f instanceof ConfigError);
   if (configFailure) throw configFailure;
-  if (failures.length > 0 && (options.strict || loaded.length === 0)) throw failures[0];
+  const onlyUntrusted = options.listing && failures.every((f) => f instanceof NotTrustedError);
+  if (failures.length > 0 && (options.strict || (loaded.length === 0 && !onlyUntrusted))) throw failures[0];
   for (const failure of failures) logger.warn(failure.message);
   const registry = await Registry.create(loaded, {
     logger,
     timeouts: resolved.config.timeouts,
     limits: resolved.config.limits,
     serving: options.serving,
+    files: { roots: resolved.config.files.roots, cwd: resolved.cwd },
   });
   return { ...opened, registry, loaded, failures };
 }

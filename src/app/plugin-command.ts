@@ -27,6 +27,7 @@ export async function runPluginCommand(request: PluginCommandRequest): Promise<u
   const registry = await Registry.create([configureBackend(imported, opened.resolved)], {
     logger: opened.logger,
     timeouts: opened.resolved.config.timeouts,
+    files: { roots: opened.resolved.config.files.roots, cwd: opened.resolved.cwd },
   });
   try {
     const signal = request.signal ?? new AbortController().signal;

@@ -1,18 +1,22 @@
 // What `mcphost servers` reports: every `servers` entry of .mcprc, connected once to see its state
-// (connected, or down with the last error), its tool count and the process or URL behind it.
+// (connected, or down with the last error), its tool count and the process or URL behind it. The
+// servers of a client's project file (.mcp.json) are listed but started only when named, like
+// everywhere else; nothing from a file that is not trusted is started at all.
 import type { OpenOptions } from './open.js';
 import { openConfig } from './open.js';
+import { NotTrustedError } from '../loader/errors.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
 import type { UpstreamStatus } from '../upstream/client.js';
 import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
+import { notTrustedText } from '../config/trust.js';
 
 export interface ServerReport {
   name: string;
   enabled: boolean;
   transport: 'stdio' | 'http';
   target: string;
-  state: UpstreamStatus['state'] | 'disabled' | 'invalid';
+  state: UpstreamStatus['state'] | 'disabled' | 'invalid' | 'not-trusted' | 'not-started';
   tools?: number;
   message: string;
   status?: UpstreamStatus;
@@ -40,12 +44,26 @@ export async function serversReport(options: OpenOptions & { names?: string[] })
       reports.set(name, { ...base, state: 'disabled', message: `disabled (servers.${name}.enabled is false)` });
       continue;
     }
+    const fromClient = resolved.imported.get(name);
+    const named = options.names?.includes(name) ?? false;
+    if (fromClient && !named) {
+      const trust = fromClient.trust && !fromClient.trust.trusted ? `; ${notTrustedText(fromClient.trust)}` : '';
+      reports.set(name, {
+        ...base,
+        state: 'not-started',
+        message: `from ${fromClient.file} (${fromClient.client}), which that client serves: not started unasked (check it with \`mcphost servers ${name}\`)${trust}`,
+      });
+      continue;
+    }
     reports.set(name, { ...base, state: 'idle', message: '' });
-    const imported = await importBackend(name, {
-      resolved,
-      logger,
-      upstream: (n, s) => createUpstreamBackend(n, s, resolved.env),
-    });
+    let imported;
+    try {
+      imported = await importBackend(name, { resolved, logger, upstream: (n, s) => createUpstreamBackend(n, s, resolved.env) });
+    } catch (error) {
+      if (!(error instanceof NotTrustedError)) throw error;
+      reports.set(name, { ...base, state: 'not-trusted', message: error.hint });
+      continue;
+    }
     loaded.push(configureBackend(imported, resolved));
   }
   if (loaded.length > 0) {

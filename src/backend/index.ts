@@ -9,6 +9,7 @@ export type {
   ClientTransport,
   CommandDef,
   ContentBlock,
+  FileAccess,
   HealthReport,
   JsonSchemaInput,
   Listing,

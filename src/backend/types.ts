@@ -74,10 +74,28 @@ export interface ClientInfo {
   state<T>(key: string, create: () => T): T;
 }
 
+/**
+ * Files a call may read or write when an argument names one. Resolve every such argument through
+ * `resolve` before touching the disk: a local client (stdio, one-shot) may name any file, relative
+ * to the working directory; a remote client (HTTP) only files inside `roots`.
+ */
+export interface FileAccess {
+  /** Folders (or single files) a remote client may name: `files.roots` in .mcprc, else the paths the plugin settings name. */
+  readonly roots: readonly string[];
+  /**
+   * The absolute path `pathArg` names for this client. For a remote client, anything outside the
+   * roots (after following links) is refused with a `ToolError` (code `PATH_NOT_ALLOWED`) whose
+   * message is the same whether the path exists or not; `field` names the argument in it.
+   */
+  resolve(pathArg: string, options?: { field?: string }): Promise<string>;
+}
+
 /** Given to a tool handler, a resource read or a prompt. */
 export interface CallContext<C = unknown> extends BackendContext<C> {
   /** The client this call comes from. */
   client: ClientInfo;
+  /** Where file arguments of this client may point (see FileAccess). */
+  files: FileAccess;
   /** Aborted on client cancellation, timeout or host shutdown; `signal.reason` says which. */
   signal: AbortSignal;
   /** Reports progress to the caller (dropped when the caller did not ask for progress). */

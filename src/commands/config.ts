@@ -17,6 +17,7 @@ export default class Config extends HostCommand {
     const report = await configReport(this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }));
     if (!this.jsonEnabled()) {
       this.log(`config file: ${report.file ?? 'none found (searched up from the working directory)'}`);
+      if (report.trust?.hint) this.log(`  ${report.trust.hint}`);
       this.log(`plugins: ${report.plugins.value.join(', ') || 'none'}   (${report.plugins.source})`);
       this.log('');
       const rows = flatten(report.config).map(([key, value]) => [key, JSON.stringify(value), report.sources[key] ?? 'default']);

@@ -3,12 +3,16 @@ import { HostCommand } from '../cli/host-command.js';
 import { columns } from '../cli/render.js';
 import { serversReport } from '../app/servers-report.js';
 import { BackendDownError } from '../app/failures.js';
+import { PluginLoadError } from '../loader/errors.js';
 
 export default class Servers extends HostCommand {
   static override summary =
     'List the MCP servers mounted from .mcprc `servers` with their state: connected, or down and why, and their tool count.';
   static override description =
-    'Each server is started (stdio) or reached (HTTP) once to check it, then stopped; exits 4 when one is down. Mount a server by adding it under `servers` in .mcprc; see docs/servers.md.';
+    'Each server is started (stdio) or reached (HTTP) once to check it, then stopped; exits 4 when one is down. ' +
+    "Servers of a client's project file (.mcp.json, .cursor/mcp.json) are listed, and started only when named. " +
+    'Nothing from a project file that is not trusted is started: exits 2 and says to run `mcphost trust <file>`. ' +
+    'Mount a server by adding it under `servers` in .mcprc; see docs/servers.md.';
   static override examples = ['<%= config.bin %> servers', '<%= config.bin %> servers everything --json'];
   static override enableJsonFlag = true;
   static override strict = false;
@@ -20,7 +24,7 @@ export default class Servers extends HostCommand {
     if (!this.jsonEnabled()) {
       if (report.servers.length === 0)
         this.log(`no servers in ${report.file ?? '.mcprc (none found)'}: add one under "servers" (see docs/servers.md)`);
-      const mark = (state: string) => (state === 'connected' ? '✔' : state === 'disabled' ? '-' : '✖');
+      const mark = (state: string) => (state === 'connected' ? '✔' : state === 'disabled' || state === 'not-started' ? '-' : '✖');
       this.log(
         columns(
           report.servers.map((s) => [
@@ -35,7 +39,13 @@ export default class Servers extends HostCommand {
       );
     }
     const down = report.servers.filter((s) => s.state === 'down').map((s) => ({ plugin: s.name, message: s.message }));
+    const untrusted = report.servers.find((s) => s.state === 'not-trusted');
     // A status report like doctor's: printed (or returned as JSON) either way, and the exit says it.
-    return this.reportWith(report, down.length > 0 ? new BackendDownError(down) : undefined);
+    const failure = untrusted
+      ? new PluginLoadError(untrusted.name, `${untrusted.name}: ${untrusted.message}`)
+      : down.length > 0
+        ? new BackendDownError(down)
+        : undefined;
+    return this.reportWith(report, failure);
   }
 }

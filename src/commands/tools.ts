@@ -29,15 +29,12 @@ export default class Tools extends HostCommand {
       outputSchema: t.outputSchema,
     }));
     const down = downError(listing);
-    if (!this.jsonEnabled() && (data.length > 0 || !down))
-      this.log(
-        data.length
-          ? columns(
-              data.map((t) => [t.name, t.title ?? '', firstLine(t.description)]),
-              { width: terminalWidth() },
-            )
-          : 'no tools',
-      );
+    // What a file that is not trusted would add is listed too, so the user sees what waits for approval.
+    const rows = [
+      ...data.map((t) => [t.name, t.title ?? '', firstLine(t.description)]),
+      ...listing.untrusted.map((u) => [u.plugin, '', u.hint]),
+    ];
+    if (!this.jsonEnabled() && (rows.length > 0 || !down)) this.log(rows.length ? columns(rows, { width: terminalWidth() }) : 'no tools');
     if (down) throw down;
     return data;
   }

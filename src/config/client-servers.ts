@@ -10,10 +10,13 @@ import { ConfigError } from './errors.js';
 import { interpolate } from './interpolate.js';
 import { fillDefaultSources, recordLeaves, type Sources } from './layers.js';
 import { upstreamServerSchema, type HostConfig } from './schema.js';
+import type { TrustStatus } from './trust.js';
 
 export interface ImportedServer {
   client: string;
   file: string;
+  /** Whether the file's servers may run (`mcphost trust <file>`). */
+  trust?: TrustStatus;
   /** Why it cannot be used (then it is not in `servers`). */
   error?: string;
 }
@@ -26,7 +29,7 @@ export function importClientServers(
 ): Map<string, ImportedServer> {
   const imported = new Map<string, ImportedServer>();
   for (const found of clients) {
-    const where = { client: found.client, file: found.file };
+    const where = { client: found.client, file: found.file, trust: found.trust };
     for (const { name, reason } of found.skipped) {
       if (!(name in config.servers) && !imported.has(name)) imported.set(name, { ...where, error: reason });
     }

@@ -15,6 +15,7 @@ import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
 import { isPlainObject } from './layers.js';
 import { toServerEntry } from './client-entry.js';
+import { sha256, type TrustStatus } from './trust.js';
 
 export const CLIENT_KINDS = ['claude-code', 'cursor', 'claude-desktop'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
@@ -32,6 +33,10 @@ export interface ClientServers extends ClientFile {
   servers: Record<string, Record<string, unknown>>;
   /** Entries not taken, with why (disabled, no command or url, mcphost itself). */
   skipped: Array<{ name: string; reason: string }>;
+  /** Of the bytes read, for approvals (`mcphost trust`). */
+  sha256: string;
+  /** Whether its servers may run (set for project files, which wait for `mcphost trust`). */
+  trust?: TrustStatus;
 }
 
 function home(env: NodeJS.ProcessEnv): string {
@@ -62,8 +67,11 @@ export function clientFiles(client: ClientKind, projectDir: string, env: NodeJS.
 export function readClientFile(where: ClientFile, projectDir: string, env: NodeJS.ProcessEnv): ClientServers | undefined {
   if (!existsSync(where.file)) return undefined;
   let raw: unknown;
+  let bytes: Buffer;
   try {
-    raw = JSON.parse(readRegularFileSync(where.file, 'utf8'));
+    // A FIFO or device named like the client's file is refused by type (it would block the read).
+    bytes = readRegularFileSync(where.file);
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new ConfigError(
       `Cannot read ${where.client}'s ${where.file}: ${(error as Error).message} (fix it, or set \`imports: []\` in .mcprc to stop reading it)`,
@@ -72,7 +80,7 @@ export function readClientFile(where: ClientFile, projectDir: string, env: NodeJ
     );
   }
   checkConfigShape(raw, where.file);
-  const found: ClientServers = { ...where, projectDir: path.resolve(projectDir), servers: {}, skipped: [] };
+  const found: ClientServers = { ...where, projectDir: path.resolve(projectDir), servers: {}, skipped: [], sha256: sha256(bytes) };
   if (!isPlainObject(raw)) return found;
   const containers = [raw.mcpServers];
   // Claude Code's local scope (servers kept for one project inside ~/.claude.json) wins over its user scope.

@@ -1,25 +1,20 @@
-// Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
-import { homedir } from 'node:os';
+// Finds and reads `.mcprc` (and its siblings): the one named with --config / MCPHOST_CONFIG, else the
+// nearest found by the bounded search (search.ts), and says whether it is trusted (trust.ts). A
+// file found by searching must be the user's own or root's and writable by nobody else; an
+// untrusted executable config is not loaded at all (its content is unknown, so nothing of it
+// applies), an untrusted data config is read but what it would start or widen waits for approval.
 import path from 'node:path';
-import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { projectClientServers, type ClientKind, type ClientServers } from './clients.js';
 import { ConfigError } from './errors.js';
+import { checkOwnership } from './file-safety.js';
 import { checkConfigShape } from './limits.js';
+import { parseConfigFile } from './load-file.js';
 import { IMPORT_KINDS } from './schema.js';
-import { loadYaml } from './yaml.js';
-import { assertRegularIfPresent, NotRegularFileError } from '../lib/regular-file.js';
+import { candidates, isExecutableConfig } from './search.js';
+import { readApprovals, trustStatus, type Approval, type TrustHow, type TrustStatus } from './trust.js';
+import { NotRegularFileError, readRegularFileSync } from '../lib/regular-file.js';
 
-export const SEARCH_PLACES = [
-  'package.json',
-  '.mcprc',
-  '.mcprc.json',
-  '.mcprc.yaml',
-  '.mcprc.yml',
-  '.mcprc.js',
-  '.mcprc.mjs',
-  'mcphost.config.js',
-  'mcphost.config.mjs',
-];
+export { SEARCH_PLACES } from './search.js';
 
 export interface FoundConfig {
   /** Absolute path of the file, or undefined when none was found. */
@@ -27,70 +22,84 @@ export interface FoundConfig {
   raw: Record<string, unknown>;
   /** Servers in MCP clients' project files in the working directory (.mcp.json, .cursor/mcp.json), per `imports`. */
   clients?: ClientServers[];
+  /** Whether what the file names may run; absent when there is no file. */
+  trust?: TrustStatus;
+  /** Set when the file is code that was not loaded because it is not trusted. */
+  unread?: boolean;
 }
 
 export interface FindOptions {
   cwd: string;
   file?: string;
-  stopDir?: string;
-  /** For the clients' files: HOME and friends (default: this process's environment). */
+  /** HOME (where the search stops, the user's config folder), MCPHOST_TRUST_ALL; default: this process's. */
   env?: NodeJS.ProcessEnv;
 }
 
 export async function findConfig(options: FindOptions): Promise<FoundConfig> {
-  const found = await findMcprc(options);
+  const env = options.env ?? process.env;
+  const approvals = readApprovals(env);
+  const found = await findMcprc(options, env, approvals);
   const kinds = Array.isArray(found.raw.imports) ? (found.raw.imports as ClientKind[]) : IMPORT_KINDS;
   const clients = projectClientServers(
     kinds.filter((k) => (IMPORT_KINDS as readonly string[]).includes(k)),
     options.cwd,
-    options.env ?? process.env,
-  );
+    env,
+  ).map((c) => {
+    checkOwnership(c.file, `${c.client} config file`);
+    return { ...c, trust: trustStatus(c.file, { sha256: c.sha256 }, 'found', env, approvals) };
+  });
   return clients.length > 0 ? { ...found, clients } : found;
 }
 
-/** The files the search may read: each search place from the working directory up to where it stops. */
-function searchedFiles(options: FindOptions): string[] {
-  const stop = path.resolve(options.stopDir ?? homedir());
-  const files: string[] = [];
-  for (let dir = path.resolve(options.cwd); ; dir = path.dirname(dir)) {
-    for (const place of SEARCH_PLACES) files.push(path.join(dir, place));
-    if (dir === stop || path.dirname(dir) === dir) return files;
+async function findMcprc(options: FindOptions, env: NodeJS.ProcessEnv, approvals: ReadonlyMap<string, Approval>): Promise<FoundConfig> {
+  if (options.file) {
+    const file = path.resolve(options.cwd, options.file);
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFileSync(file);
+    } catch (error) {
+      if (error instanceof NotRegularFileError) throw notRegular(error);
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
+      throw new ConfigError(`Cannot read config ${file}: ${reason}`, [], file);
+    }
+    return readFound(file, bytes, 'explicit', env, approvals);
   }
+  for (const candidate of candidates(options.cwd, env)) {
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFileSync(candidate.file);
+    } catch (error) {
+      // A FIFO or device under a config's name would block the read for good: refused, by its type.
+      if (error instanceof NotRegularFileError) throw notRegular(error);
+      continue; // Unreadable (EACCES) or gone: as if absent, as cosmiconfig's search had it.
+    }
+    // An empty file is skipped and the search goes on (cosmiconfig's ignoreEmptySearchPlaces).
+    if (bytes.toString('utf8').trim() === '') continue;
+    checkOwnership(candidate.file);
+    return readFound(candidate.file, bytes, candidate.user ? 'user' : 'found', env, approvals);
+  }
+  return { raw: {} };
 }
 
-async function findMcprc(options: FindOptions): Promise<FoundConfig> {
-  // YAML through our loader (bounded aliases); an explicit file with an extension cosmiconfig does
-  // not know (.mcprc.example, .mcprc.local) is read as YAML, which takes JSON too.
-  const yaml: Loader = (file, content) => loadYaml(file, content);
-  const ext = options.file ? path.extname(options.file) : '';
-  const loaders: Record<string, Loader> = { '.yaml': yaml, '.yml': yaml, noExt: yaml };
-  if (ext && !(ext in defaultLoaders)) loaders[ext] = yaml;
-  const explorer = cosmiconfig('mcphost', {
-    searchPlaces: SEARCH_PLACES,
-    loaders,
-    searchStrategy: 'global',
-    stopDir: options.stopDir,
-    cache: false,
-  });
-  let result;
-  try {
-    // cosmiconfig reads what it finds; a FIFO or device under a config's name would block it for good.
-    for (const candidate of options.file ? [path.resolve(options.cwd, options.file)] : searchedFiles(options))
-      assertRegularIfPresent(candidate);
-    result = options.file ? await explorer.load(path.resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
-  } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    if (error instanceof NotRegularFileError)
-      throw new ConfigError(`Cannot read config ${error.path}: ${error.message}; remove it or rename it`, [], error.path);
-    const file = options.file ? path.resolve(options.cwd, options.file) : undefined;
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
-    throw new ConfigError(`Cannot read config${file ? ` ${file}` : ''}: ${reason}`, [], file);
+function notRegular(error: NotRegularFileError): ConfigError {
+  return new ConfigError(`Cannot read config ${error.path}: ${error.message}; remove it or rename it`, [], error.path);
+}
+
+async function readFound(
+  file: string,
+  bytes: Buffer,
+  how: TrustHow,
+  env: NodeJS.ProcessEnv,
+  approvals: ReadonlyMap<string, Approval>,
+): Promise<FoundConfig> {
+  const trust = trustStatus(file, bytes, how, env, approvals);
+  if (isExecutableConfig(file) && !trust.trusted) return { file, raw: {}, trust, unread: true };
+  const content = bytes.toString('utf8');
+  const raw: unknown = content.trim() === '' ? {} : await parseConfigFile(file, content);
+  if (raw === undefined || raw === null) return { file, raw: {}, trust };
+  checkConfigShape(raw, file);
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(`Invalid config in ${file}: expected an object at the top level`, [], file);
   }
-  if (!result || result.isEmpty) return { file: result?.filepath, raw: {} };
-  const raw: unknown = result.config;
-  checkConfigShape(raw, result.filepath);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(`Invalid config in ${result.filepath}: expected an object at the top level`, [], result.filepath);
-  }
-  return { file: result.filepath, raw: raw as Record<string, unknown> };
+  return { file, raw: raw as Record<string, unknown>, trust };
 }

@@ -21,6 +21,8 @@ export interface PluginConfig {
   value: unknown;
   /** Where each key under `plugins.<name>` came from (file, env, flag or default). */
   sources: Sources;
+  /** The absolute paths its `configPath()` settings name (the default roots of remote clients' file arguments). */
+  paths: string[];
 }
 
 /**
@@ -42,7 +44,7 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
   if (Object.keys(section).length > 0) recordLeaves(sources, section, prefix, { kind: 'file', file: resolved.file ?? '' });
   if (!schema) {
     const extraKeys = Object.keys(section);
-    if (extraKeys.length === 0) return { value: {}, sources: new Map() };
+    if (extraKeys.length === 0) return { value: {}, sources: new Map(), paths: [] };
     throw configError(
       resolved.file,
       extraKeys.map((k) => ({ path: `${key}.${k}`, message: `unknown key (plugin ${plugin.name} takes no settings)` })),
@@ -76,19 +78,29 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
   if (lines.length > 0) throw configError(resolved.file, lines, lookup);
   const value = parsed.data;
   fillDefaultSources(sources, value, prefix);
-  resolvePaths(schema, value, [], prefix, resolved, sources);
-  return { value, sources };
+  const paths: string[] = [];
+  resolvePaths(schema, value, [], prefix, resolved, sources, paths);
+  return { value, sources, paths };
 }
 
-function resolvePaths(schema: unknown, value: unknown, at: string[], prefix: string[], resolved: ResolvedConfig, sources: Sources): void {
+function resolvePaths(
+  schema: unknown,
+  value: unknown,
+  at: string[],
+  prefix: string[],
+  resolved: ResolvedConfig,
+  sources: Sources,
+  paths: string[],
+): void {
   if (!isPlainObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const childSchema = schemaAt(schema, [key]);
     if (childSchema === undefined) continue;
     if (typeof child === 'string' && child !== '' && isPathSchema(childSchema)) {
       value[key] = resolveFrom(sources, [...prefix, ...at, key].join('.'), child, resolved.baseDir, resolved.cwd);
+      paths.push(value[key] as string);
     } else if (isPlainObject(child) && unwrap(childSchema)) {
-      resolvePaths(childSchema, child, [...at, key], prefix, resolved, sources);
+      resolvePaths(childSchema, child, [...at, key], prefix, resolved, sources, paths);
     }
   }
 }

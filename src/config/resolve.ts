@@ -19,8 +19,9 @@ import {
   type Source,
   type Sources,
 } from './layers.js';
-import { HOST_ENV, hostConfigSchema, type HostConfig } from './schema.js';
+import { HOST_ENV, hostConfigSchema, WIDENING_KEYS, type HostConfig } from './schema.js';
 import { configError, resolveFrom } from './sources.js';
+import type { TrustStatus } from './trust.js';
 
 /** A value set by a command-line flag, addressed by its key path (`http.port`). */
 export interface Override {
@@ -47,6 +48,12 @@ export interface ResolvedConfig {
   readonly overrides: readonly Override[];
   /** Servers found in MCP clients' project files, by name: where, and why one is not usable. */
   readonly imported: ReadonlyMap<string, ImportedServer>;
+  /** Whether the file's servers, modules and widening keys apply (absent without a file). */
+  readonly trust?: TrustStatus;
+  /** The file is code and was not loaded, since it is not trusted. */
+  readonly unread?: boolean;
+  /** Keys of an untrusted file that were not applied (WIDENING_KEYS). */
+  readonly withheld: readonly string[];
 }
 
 export interface ResolveOptions {
@@ -64,7 +71,9 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const overrides = Object.freeze([...(options.overrides ?? [])]);
   const sources: Sources = new Map();
   const fileSource: Source = { kind: 'file', file: found.file ?? '' };
-  const value = interpolate(deepClone(found.raw), env, found.file) as Record<string, unknown>;
+  const raw = deepClone(found.raw);
+  const withheld = found.trust && !found.trust.trusted ? withhold(raw) : [];
+  const value = interpolate(raw, env, found.file) as Record<string, unknown>;
   recordLeaves(sources, value, [], fileSource);
   sources.delete('');
 
@@ -98,7 +107,36 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const imported = importClientServers(found.clients ?? [], config, sources, env);
 
   const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource);
-  return deepFreeze({ file: found.file, baseDir, cacheDir, cwd, config, sources, plugins, pluginsSource, env, overrides, imported });
+  if (config.files.roots) config.files.roots = config.files.roots.map((r, i) => resolveFrom(sources, `files.roots.${i}`, r, baseDir, cwd));
+  const trusted = { trust: found.trust, unread: found.unread, withheld };
+  return deepFreeze({
+    file: found.file,
+    baseDir,
+    cacheDir,
+    cwd,
+    config,
+    sources,
+    plugins,
+    pluginsSource,
+    env,
+    overrides,
+    imported,
+    ...trusted,
+  });
+}
+
+/** Removes the widening keys from an untrusted file's value; answers which were there. */
+function withhold(raw: Record<string, unknown>): string[] {
+  const removed: string[] = [];
+  for (const key of WIDENING_KEYS) {
+    const [section, name] = key.split('.');
+    const holder = raw[section];
+    if (holder && typeof holder === 'object' && !Array.isArray(holder) && name in holder) {
+      delete (holder as Record<string, unknown>)[name];
+      removed.push(key);
+    }
+  }
+  return removed;
 }
 
 /** `mcpServers` (the clients' name for it) joins `servers`; one name in both is an error naming both. */

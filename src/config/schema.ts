@@ -6,6 +6,19 @@ export const HOST_PLUGIN_KEYS = ['enabled', 'module', 'eager', 'timeoutMs'] as c
 
 const positiveMs = z.number().int().positive();
 
+/** `https://app.example`, `http://localhost:5173`: a scheme, a host and (unless the scheme's default) a port. */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.origin !== 'null' && url.pathname === '/' && !url.search && !url.hash && !url.username;
+  } catch {
+    return false;
+  }
+}
+
+/** A value HTTP would carry unchanged in a header: no leading or trailing whitespace, no line breaks. */
+const headerSafe = (text: string) => text === text.trim() && !/[\r\n]/.test(text);
+
 export const pluginSectionSchema = z.looseObject({
   enabled: z.boolean().optional().describe('serve this plugin when --plugins is not given (default true)'),
   module: z.string().min(1).optional().describe('path of a backend module, for a plugin that is neither built in nor installed'),
@@ -62,8 +75,24 @@ export const hostConfigSchema = z.strictObject({
     .strictObject({
       host: z.string().min(1).default('127.0.0.1'),
       port: z.number().int().min(0).max(65535).default(7010),
-      token: z.string().min(1).optional(),
-      allowedOrigins: z.array(z.string()).default([]),
+      token: z
+        .string()
+        .min(1)
+        .refine(headerSafe, 'has leading or trailing whitespace (or a line break), which HTTP strips from headers; remove it')
+        .optional(),
+      allowedOrigins: z
+        .array(
+          z
+            .string()
+            .refine(
+              isOrigin,
+              'expected an origin as a browser sends it: scheme://host[:port], e.g. https://app.example or http://localhost:5173',
+            ),
+        )
+        .default([])
+        .describe(
+          "browser origins allowed besides the server's own (http://127.0.0.1:<port>, http://localhost:<port>, http://[::1]:<port>)",
+        ),
       allowedHosts: z.array(z.string()).default([]),
       maxBodyBytes: z
         .number()
@@ -106,7 +135,23 @@ export const hostConfigSchema = z.strictObject({
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
+  files: z
+    .strictObject({
+      roots: z
+        .array(z.string().min(1))
+        .optional()
+        .describe(
+          'folders (or single files) that tool arguments of remote (HTTP) clients may name; default: the paths the plugin settings name',
+        ),
+    })
+    .prefault({}),
 });
+
+/**
+ * Keys that widen who can reach the host or what it reads for them. From a file that is not trusted
+ * they are withheld (their defaults apply) until it is approved, like its commands.
+ */
+export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'files.roots'] as const;
 
 export type HostConfig = z.output<typeof hostConfigSchema>;
 export type PluginSection = z.output<typeof pluginSectionSchema>;

@@ -11,7 +11,7 @@ import type { PluginSection, UpstreamServerConfig } from '../config/schema.js';
 import { ConfigError } from '../config/errors.js';
 import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
 import { checkBackend } from './contract.js';
-import { PluginLoadError } from './errors.js';
+import { NotTrustedError, PluginLoadError } from './errors.js';
 import { importOutside } from './host-modules.js';
 import { closest } from './suggest.js';
 import type { InstalledPackage } from './installed.js';
@@ -32,6 +32,8 @@ export interface LoadedBackend {
   configDir?: string;
   /** This backend's cache folder (`<cacheDir>/<name>`); not created until the backend writes there. */
   cacheDir?: string;
+  /** Paths its settings name (configPath() values): the default roots of remote clients' file arguments. */
+  paths?: string[];
   origin: { kind: OriginKind; location: string };
 }
 
@@ -59,6 +61,8 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
   const section: PluginSection = resolved.config.plugins[name] ?? {};
   const server = mountedServer(name, options);
   if (server) {
+    const from = resolved.imported.get(name);
+    untrusted(name, from ? `${from.client}'s mcpServers.${name}` : `servers.${name}`, from ? from.trust : resolved.trust);
     if (!options.upstream) throw new PluginLoadError(name, `servers.${name}: mounting upstream servers is not available here`);
     const backend = checkBackend(await options.upstream(name, server), `servers.${name}`);
     return {
@@ -70,6 +74,7 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
     };
   }
   const origin = locate(name, options, section);
+  if (origin.kind === 'module') untrusted(name, `plugins.${name}.module`, resolved.trust);
   let exported: unknown;
   try {
     exported = origin.kind === 'builtin' ? await import(pathToFileURL(origin.location).href) : await importOutside(origin.location);
@@ -81,6 +86,11 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
     throw new PluginLoadError(name, `plugin ${name}: ${origin.location} exports a backend named ${backend.name}`);
   }
   return { name, backend, section, origin };
+}
+
+/** Refuses what a file that is not trusted would start or import (its status is known; absent: no file). */
+function untrusted(name: string, key: string, trust: ResolvedConfig['trust']): void {
+  if (trust && !trust.trusted) throw new NotTrustedError(name, key, trust);
 }
 
 /**
@@ -109,8 +119,8 @@ export function configureBackend(imported: ImportedBackend, resolved: ResolvedCo
   const dirs = { configDir: resolved.baseDir, cacheDir: path.join(resolved.cacheDir, name) };
   if (imported.server) return { name, backend, config: imported.server, sources: new Map(), section, origin, ...dirs };
   try {
-    const { value, sources } = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env }, overrides);
-    return { name, backend, config: value, sources, section, origin, ...dirs };
+    const { value, sources, paths } = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env }, overrides);
+    return { name, backend, config: value, sources, section, origin, paths, ...dirs };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });

@@ -6,6 +6,7 @@ import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
 import path from 'node:path';
 import type { HostClient } from './clients.js';
+import type { FileRoots } from './files.js';
 import { TimeoutError } from './errors.js';
 import { clampTimeout } from './limits.js';
 
@@ -17,6 +18,8 @@ export interface BackendHostOptions {
   startMs: number;
   /** Listings answer at once and notify later (`mcphost serve`); see BackendContext.serving. */
   serving?: boolean;
+  /** Where clients' file arguments may point (ctx.files). */
+  files: FileRoots;
   onListChanged(plugin: string, kind: ListKind): void;
 }
 
@@ -88,7 +91,7 @@ export class BackendHost {
   }
 
   callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient): CallContext {
-    return { ...this.context, signal, progress, client: client.scoped(this.name) };
+    return { ...this.context, signal, progress, client: client.scoped(this.name), files: this.options.files.access(client) };
   }
 
   async listing<T>(key: ListingKey): Promise<T[]> {

@@ -15,6 +15,7 @@ import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
 import { HostClient } from './clients.js';
+import { FileRoots } from './files.js';
 import { InvalidParamsError, RegistryError, ResultTooLargeError, ShutdownError, UnknownNameError } from './errors.js';
 import { withDeadline } from './deadline.js';
 import { runTool, tooLargeResult } from './invoke.js';
@@ -32,6 +33,11 @@ export interface RegistryOptions {
   serving?: boolean;
   /** Answer caps (default DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
+  /**
+   * Clients' file arguments (ctx.files): `roots` (`files.roots`; default: the paths the loaded
+   * backends' settings name) and the working directory relative paths of local clients start from.
+   */
+  files?: { roots?: readonly string[]; cwd?: string };
 }
 
 export interface PublishedTool {
@@ -99,6 +105,7 @@ export class Registry {
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
     this.hosts = loaded.map(
       (l) =>
         new BackendHost(l, {
@@ -106,6 +113,7 @@ export class Registry {
           shutdown: this.shutdown.signal,
           startMs: options.timeouts.startMs,
           serving: options.serving,
+          files,
           onListChanged: (_plugin, kind) => this.listChanged(kind),
         }),
     );

@@ -1,8 +1,9 @@
 // Guards that run before any MCP work on an HTTP request: Host and Origin (DNS-rebinding
 // protection), the bearer token, and the body-size limit.
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import os from 'node:os';
+import { hostHeaderValidation } from '@modelcontextprotocol/node';
 
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -10,8 +11,14 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+function isWildcard(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
 export interface GuardSettings {
   bindHost: string;
+  /** The port the server listens on (known once it listens: port 0 picks one). */
+  port: () => number;
   token?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
@@ -28,45 +35,97 @@ export interface Guards {
   holdsToken(req: IncomingMessage): 'no-token-set' | boolean;
 }
 
+/** `[::1]`-style names for the Host check (what URL.hostname gives for an IPv6 address). */
+function hostName(address: string): string {
+  return address.includes(':') && !address.startsWith('[') ? `[${address}]` : address;
+}
+
+/**
+ * The names a request's Host may carry: bound to loopback, the loopback names; bound elsewhere, the
+ * names of this machine too (its host name, the bound address, or every interface's address for a
+ * wildcard bind). Never "any": a token does not stop a browser page that DNS-rebinds a name of its
+ * own to this machine from sending a token it learned, and the check costs a legitimate client nothing.
+ */
+function allowedHostNames(settings: GuardSettings): string[] {
+  const names = [...LOOPBACK_HOSTS, ...settings.allowedHosts];
+  if (isLoopback(settings.bindHost)) return names;
+  names.push(os.hostname().toLowerCase());
+  if (isWildcard(settings.bindHost)) {
+    for (const list of Object.values(os.networkInterfaces())) {
+      for (const a of list ?? []) if (!a.address.includes('%')) names.push(hostName(a.address));
+    }
+  } else {
+    names.push(hostName(settings.bindHost.toLowerCase()));
+  }
+  return [...new Set(names)];
+}
+
+/**
+ * The origins a browser page may call from: the server's own (loopback names with its port, and
+ * the bound address with its port), and those listed in `http.allowedOrigins`, compared exactly
+ * (scheme, host and port): a page of another local server (http://localhost:5173) is foreign.
+ */
+function allowedOrigins(settings: GuardSettings): Set<string> {
+  const port = settings.port();
+  const own = [...LOOPBACK_HOSTS, ...(isLoopback(settings.bindHost) || isWildcard(settings.bindHost) ? [] : [hostName(settings.bindHost)])];
+  const origins = new Set(own.map((h) => new URL(`http://${h}:${port}`).origin));
+  for (const o of settings.allowedOrigins) origins.add(new URL(o).origin);
+  return origins;
+}
+
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): false {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  return false;
+}
+
+/** SHA-256 of a credential: equal-length digests, so timingSafeEqual compares in constant time whatever was sent. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** The credential of `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 9110 §11.1), else undefined. */
+function bearer(header: string | undefined): string | undefined {
+  const match = /^Bearer +(\S.*)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
 export function createGuards(settings: GuardSettings): Guards {
-  // Bound to loopback, only loopback names may appear in Host; bound elsewhere, the token is what
-  // protects, and Host is checked only against names the user listed.
-  const hosts = isLoopback(settings.bindHost) ? [...LOOPBACK_HOSTS, ...settings.allowedHosts] : settings.allowedHosts;
-  const checkHost = hosts.length > 0 ? hostHeaderValidation(hosts) : () => true;
-  const checkOrigin = originValidation([...LOOPBACK_HOSTS, ...settings.allowedOrigins.map(originHostname)]);
-  const expected = settings.token ? Buffer.from(`Bearer ${settings.token}`) : undefined;
+  const checkHost = hostHeaderValidation(allowedHostNames(settings));
+  let origins: Set<string> | undefined;
+  const checkOrigin: Guard = (req, res) => {
+    const given = req.headers.origin;
+    // Non-browser clients send no Origin; every browser request carries one.
+    if (given === undefined || given === '') return true;
+    origins ??= allowedOrigins(settings);
+    let origin: string | undefined;
+    try {
+      origin = new URL(given).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin && origin !== 'null' && origins.has(origin)) return true;
+    return refuse(res, 403, `Invalid Origin: ${given} (allow a browser origin with http.allowedOrigins, e.g. ${[...origins][0]})`);
+  };
+  const expected = settings.token === undefined ? undefined : digest(settings.token);
   const origin: Guard = (req, res) => checkHost(req, res) && checkOrigin(req, res);
   const holdsToken = (req: IncomingMessage): 'no-token-set' | boolean => {
     if (!expected) return 'no-token-set';
-    const given = Buffer.from(req.headers.authorization ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    const given = bearer(req.headers.authorization);
+    // Compared digest to digest, always: neither the length nor the first differing byte shows in the time taken.
+    return timingSafeEqual(digest(given ?? ''), expected) && given !== undefined;
   };
   const token: Guard = (req, res) => {
-    if (expected) {
-      if (holdsToken(req) !== true) {
-        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: -32001, message: 'Unauthorized: send Authorization: Bearer <token>' },
-            id: null,
-          }),
-        );
-        return false;
-      }
+    if (expected && holdsToken(req) !== true) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: send Authorization: Bearer <token>' }, id: null }),
+      );
+      return false;
     }
     return true;
   };
   return { origin, token, holdsToken };
-}
-
-/** `https://app.example:8080` → `app.example`; a bare hostname stays as it is. */
-function originHostname(origin: string): string {
-  try {
-    return new URL(origin).host.replace(/:\d+$/, '');
-  } catch {
-    return origin;
-  }
 }
 
 export class BodyTooLargeError extends Error {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, parseJSONRPCMessage, type Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
@@ -83,8 +83,10 @@ export async function serveOnHttp(
   const sweeper = setInterval(() => sessions.sweep(), Math.min(clampTimeout(settings.sessionIdleMs), 60_000));
   sweeper.unref();
   const health = createHealth(registry, info, { now: hooks.now });
+  let listeningPort = settings.port;
   const guards = createGuards({
     bindHost: settings.host,
+    port: () => listeningPort,
     token: settings.token,
     allowedHosts: settings.allowedHosts,
     allowedOrigins: settings.allowedOrigins,
@@ -155,6 +157,9 @@ export async function serveOnHttp(
       // Counted before the SDK validates it: zod walking 300,000 keys would hold every client for seconds.
       const tooLarge = messageTooLarge(body);
       if (tooLarge) return jsonError(res, 400, -32600, `Invalid Request: ${tooLarge}`, requestId(body));
+      // Valid JSON that is not a JSON-RPC message (no jsonrpc "2.0", no method, a bare 42) is an invalid request, not a parse error.
+      const invalid = (Array.isArray(body) ? body : [body]).find((m) => !isJsonRpcMessage(m));
+      if (invalid !== undefined) return jsonError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', requestId(invalid));
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
@@ -178,6 +183,7 @@ export async function serveOnHttp(
     });
   });
   const port = (http.address() as AddressInfo).port;
+  listeningPort = port;
   const hostForUrl = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   return {
     url: `http://${hostForUrl}:${port}/mcp`,
@@ -194,6 +200,15 @@ export async function serveOnHttp(
       });
     },
   };
+}
+
+function isJsonRpcMessage(value: unknown): boolean {
+  try {
+    parseJSONRPCMessage(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {

@@ -7,11 +7,13 @@ import { openConfig } from '../../src/app/open.js';
 import Call from '../../src/commands/call.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 import { runCommand } from '../cli/run-command.js';
 
 const LAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/fixtures/lab/index.js');
 const t = tempDir('mcphost-log-');
 t.write('.mcprc.yaml', `plugins:\n  lab:\n    module: ${LAB}\nlog:\n  level: warn\n`);
+await approve(t.dir);
 
 async function levelOf(env: Record<string, string>, flags: { logLevel?: 'silent' | 'debug' | 'info'; quiet?: boolean } = {}) {
   const lines: string[] = [];

@@ -15,10 +15,13 @@ import { isolatedEnv } from '../helpers/cli.js';
 import { callInProcess } from '../helpers/in-process.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 
 const CLASH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/fixtures/clash/index.js');
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: hi\n  clash:\n    module: ${CLASH}\n`);
+// The file imports modules: like a user, approve it once (HOME is t.dir, so the record stays there).
+await approve(t.dir);
 
 /** `mcphost call <argv…>` in-process: positionals and flags split as the command splits them. */
 function call(argv: string[], extra: { env?: Record<string, string>; onProgress?: (u: ProgressUpdate) => void; timeoutMs?: number } = {}) {

@@ -7,11 +7,13 @@ import { readResourceAt } from '../../src/app/resource.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { FIXTURES, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 
 const LAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/fixtures/lab/index.js');
 const configured = tempDir('mcphost-read-');
 // `ghost` does not exist: loading it would log a warning, so a clean read shows only lab was loaded.
 configured.write('.mcprc.yaml', `plugins:\n  lab:\n    module: ${LAB}\n  kitchen:\n    module: ${KITCHEN}\n  ghost: {}\n`);
+await approve(configured.dir);
 const bare = tempDir('mcphost-read-bare-');
 
 function read(cwd: string, uri: string, extra: { plugins?: string[]; env?: Record<string, string> } = {}) {

@@ -14,10 +14,12 @@ import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
 import { UnknownNameError } from '../../src/registry/errors.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 
 const LAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/fixtures/lab/index.js');
 const server = tempDir('mcphost-serve-');
 server.write('.mcprc.yaml', `plugins:\n  lab:\n    module: ${LAB}\nhttp:\n  token: s3cret\n`);
+await approve(server.dir);
 const shell = tempDir('mcphost-shell-');
 
 let registry: Registry;

@@ -9,11 +9,13 @@ import Tools from '../../src/commands/tools.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 import McphostHelp from '../../src/cli/help.js';
 import { runCommand, runInProcess } from './run-command.js';
 
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: \${GREETING:-hey}\nhttp:\n  token: \${SECRET:-none}\n`);
+await approve(t.dir);
 type CommandClass = Parameters<typeof runCommand>[0];
 const cli = (command: CommandClass, argv: string[], extra: Record<string, string> = {}) =>
   runCommand(command, argv, { cwd: t.dir, env: isolatedEnv(t.dir, extra) });

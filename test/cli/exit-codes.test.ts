@@ -16,6 +16,7 @@ import Servers from '../../src/commands/servers.js';
 import Tools from '../../src/commands/tools.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 import { runCommand, type CommandRun } from './run-command.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,6 +29,8 @@ t.write(
   '.mcprc.yaml',
   `plugins:\n  lab:\n    module: ${LAB}\n  kitchen:\n    module: ${KITCHEN}\n  clash:\n    module: ${CLASH}\n    enabled: false\n`,
 );
+// It imports modules: approved once, as its user would (`mcphost trust`); the other files are named with --config.
+await approve(t.dir);
 const BAD = t.write('bad.yaml', `plugins:\n  lab:\n    module: ${LAB}\n    label: 7\n`);
 const BAD_HOST = t.write('bad-host.yaml', `plugins:\n  lab:\n    module: ${LAB}\nhttp:\n  port: many\n`);
 const WITH_DOWN = t.write('down.yaml', `plugins:\n  lab:\n    module: ${LAB}\n  down:\n    module: ${DOWN}\n`);

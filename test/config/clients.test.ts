@@ -11,7 +11,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { tempDir } from '../helpers/tmp.js';
 
 async function resolveIn(dir: string, env: NodeJS.ProcessEnv = {}, plugins?: string[]) {
-  const found = await findConfig({ cwd: dir, stopDir: path.dirname(dir), env: { HOME: dir, ...env } });
+  const found = await findConfig({ cwd: dir, env: { HOME: dir, ...env } });
   return resolveConfig({ found, env, cwd: dir, plugins });
 }
 

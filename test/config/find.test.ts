@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/errors.js';
 import { findConfig } from '../../src/config/find.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 
 describe('config discovery', () => {
   const cases: Array<[string, string]> = [
@@ -16,13 +17,25 @@ describe('config discovery', () => {
     ['package.json', '{"name": "game", "type": "module", "mcphost": {"plugins": {"godot": {}}}}'],
   ];
   for (const [name, content] of cases) {
-    it(`finds ${name} (${content.startsWith('{') ? 'JSON' : content.startsWith('plugins') ? 'YAML' : 'JS'}) searching up from a subfolder`, async () => {
+    const js = name.endsWith('.js');
+    it(`finds ${name} (${content.startsWith('{') ? 'JSON' : content.startsWith('plugins') ? 'YAML' : 'JS'}) searching up from a subfolder of home${js ? ', and runs it once approved' : ''}`, async () => {
       const { dir } = tempDir();
+      const env = { HOME: dir };
       writeFileSync(path.join(dir, name), content);
-      if (name.endsWith('.js')) writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+      if (js) writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
       const deep = path.join(dir, 'a', 'b');
       mkdirSync(deep, { recursive: true });
-      const found = await findConfig({ cwd: deep, stopDir: path.dirname(dir) });
+      if (js) {
+        const unread = await findConfig({ cwd: deep, env });
+        expect(unread).toMatchObject({
+          file: path.join(dir, name),
+          raw: {},
+          unread: true,
+          trust: { trusted: false, reason: 'not-approved' },
+        });
+        await approve(deep, { env });
+      }
+      const found = await findConfig({ cwd: deep, env });
       expect(found.file).toBe(path.join(dir, name));
       expect(found.raw).toEqual({ plugins: { godot: {} } });
     });
@@ -48,18 +61,18 @@ describe('config discovery', () => {
   it('reports a syntax error with the file', async () => {
     const t = tempDir();
     const file = t.write('.mcprc.json', '{"plugins": ');
-    await expect(findConfig({ cwd: t.dir, stopDir: path.dirname(t.dir) })).rejects.toThrow(file);
+    await expect(findConfig({ cwd: t.dir, env: { HOME: t.dir } })).rejects.toThrow(file);
   });
 
   it('rejects a config whose top level is not an object', async () => {
     const t = tempDir();
     t.write('.mcprc', '- godot\n- pob\n');
-    await expect(findConfig({ cwd: t.dir, stopDir: path.dirname(t.dir) })).rejects.toThrow('expected an object at the top level');
+    await expect(findConfig({ cwd: t.dir, env: { HOME: t.dir } })).rejects.toThrow('expected an object at the top level');
   });
 
   it('finds nothing (and no error) when there is no config', async () => {
     const t = tempDir();
-    const found = await findConfig({ cwd: t.dir, stopDir: path.dirname(t.dir) });
-    expect(found).toEqual({ file: undefined, raw: {} });
+    const found = await findConfig({ cwd: t.dir, env: { HOME: t.dir } });
+    expect(found).toEqual({ raw: {} });
   });
 });

@@ -42,7 +42,7 @@ describe('hostile config files', () => {
     expect((await refusal(t.dir)).message).toContain(path.join(t.dir, '.mcprc.yaml'));
     const ok = tempDir();
     ok.write('.mcprc', 'servers:\n  s1: { command: a, env: &env { A: "1" } }\n  s2: { command: b, env: *env }\n');
-    const found = await findConfig({ cwd: ok.dir, stopDir: path.dirname(ok.dir) });
+    const found = await findConfig({ cwd: ok.dir, env: { HOME: ok.dir } });
     expect(found.raw).toEqual({ servers: { s1: { command: 'a', env: { A: '1' } }, s2: { command: 'b', env: { A: '1' } } } });
   });
 
@@ -64,7 +64,8 @@ describe('hostile config files', () => {
     const js = tempDir();
     js.write('package.json', '{"type":"module"}');
     const file = js.write('.mcprc.js', 'const godot = {}; godot.self = { godot }; export default { plugins: { godot } };\n');
-    await expect(findConfig({ cwd: js.dir, stopDir: path.dirname(js.dir) })).rejects.toThrow(
+    // Code runs only when trusted: named with --config, it is.
+    await expect(findConfig({ cwd: js.dir, file: '.mcprc.js', env: { HOME: js.dir } })).rejects.toThrow(
       `${file}: plugins.godot.self.godot contains itself`,
     );
   });

@@ -59,6 +59,21 @@ describe('host config', () => {
     expect(r.config.plugins.x.note).toBe('cost ${5}');
   });
 
+  it('expands a fallback that holds references (${A:-${B:-x}}), only when it is used, and refuses one left open (exit 3)', () => {
+    const raw = { plugins: { x: { a: '${A:-${B:-x}}', b: '${NOPE:-${B:-x}}/y', c: '${SET:-${UNSET}}', d: '${NOPE:-{}}' } } };
+    const r = resolveConfig({ found: found(raw), env: { B: 'bee', SET: 'set' }, cwd: '/w' });
+    expect(r.config.plugins.x).toEqual({ a: 'bee', b: 'bee/y', c: 'set', d: '{}' });
+    expect(resolveConfig({ found: found(raw), env: { SET: 's' }, cwd: '/w' }).config.plugins.x).toMatchObject({ a: 'x', b: 'x/y' });
+    const open = error(() => resolveConfig({ found: found({ plugins: { x: { a: '${A:-${B:-x}' } } }), env: {}, cwd: '/w' }));
+    expect(open.lines).toEqual([
+      { path: 'plugins.x.a', message: '${A:-… is not closed: add the } that ends it (write $${ for a literal ${)' },
+    ]);
+    const deep = error(() =>
+      resolveConfig({ found: found({ http: { host: `${'${A:-'.repeat(9)}x${'}'.repeat(9)}` } }), env: {}, cwd: '/w' }),
+    );
+    expect(deep.lines[0]).toEqual({ path: 'http.host', message: expect.stringContaining('nests fallbacks more than 8 deep') });
+  });
+
   it('names the key path and the variable when an interpolated variable is unset', () => {
     const e = error(() => resolveConfig({ found: found({ http: { token: '${NOPE}' } }), env: {}, cwd: '/w' }));
     expect(e.message).toContain(file);
@@ -76,7 +91,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log, files\)/,
     );
   });
 

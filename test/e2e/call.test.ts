@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli, trustCli } from '../helpers/cli.js';
 import { startHttp, type HttpServer } from '../helpers/mcp.js';
 import { BIN, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -16,6 +16,8 @@ const LAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../cli/f
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n    greeting: hi\n  lab:\n    module: ${LAB}\n`);
 const env = isolatedEnv(t.dir);
+// The file imports a module: approved first, as its user would.
+await trustCli(t.dir, env);
 const call = (args: string[], extraEnv: Record<string, string> = {}) =>
   runCli(['call', ...args], { cwd: t.dir, env: { ...env, ...extraEnv } });
 

@@ -4,13 +4,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli, trustCli } from '../helpers/cli.js';
 import { FIXTURES, KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\n`);
 const env = isolatedEnv(t.dir);
+// The file imports a module: approved first, as its user would.
+await trustCli(t.dir, env);
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: t.dir, env: { ...env, ...extra } });
 
 describe('the binary, per command family', () => {

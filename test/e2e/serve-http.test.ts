@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli, trustCli } from '../helpers/cli.js';
 import { startHttp, type HttpServer } from '../helpers/mcp.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -7,6 +7,8 @@ import { tempDir } from '../helpers/tmp.js';
 const t = tempDir();
 t.write('.mcprc.yaml', `plugins:\n  kitchen:\n    module: ${KITCHEN}\nhttp:\n  maxBodyBytes: 20000\n`);
 const env = isolatedEnv(t.dir);
+// The file imports a module: approved first, as its user would.
+await trustCli(t.dir, env);
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, {
@@ -73,9 +75,13 @@ describe('mcphost serve --transport http', () => {
     const evil = await post(server.url, initialize, { origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
     expect(await evil.text()).toContain('Invalid Origin');
-    const local = await post(server.url, initialize, { origin: 'http://localhost:5173' });
-    expect(local.status).toBe(200);
     const { port } = new URL(server.url);
+    // A page of another local server (a dev server on 5173) is as foreign as any site; the server's own origin is not.
+    const otherPort = await post(server.url, initialize, { origin: 'http://localhost:5173' });
+    expect(otherPort.status).toBe(403);
+    for (const own of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      expect((await post(server.url, initialize, { origin: own })).status).toBe(200);
+    }
     const host = await new Promise<number>((resolve, reject) => {
       import('node:http').then(({ request }) => {
         const req = request(

@@ -36,3 +36,10 @@ export async function runCli(
   } as Options);
   return { stdout: String(result.stdout), stderr: String(result.stderr), exitCode: result.exitCode ?? -1 };
 }
+
+/** `mcphost trust` through the binary, as a user runs it before using a project's .mcprc that imports modules or starts commands. */
+export async function trustCli(cwd: string, env: Record<string, string | undefined> = isolatedEnv(cwd)): Promise<CliResult> {
+  const r = await runCli(['trust'], { cwd, env });
+  if (r.exitCode !== 0) throw new Error(`mcphost trust failed (${r.exitCode}): ${r.stderr}`);
+  return r;
+}

@@ -47,6 +47,7 @@ describe('public entry points', () => {
         'ClientTransport',
         'CommandDef',
         'ContentBlock',
+        'FileAccess',
         'HealthReport',
         'JsonSchemaInput',
         'ListKind',

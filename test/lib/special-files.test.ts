@@ -116,13 +116,15 @@ describe('a FIFO where a tool or a config names a file', () => {
     const dir = path.join(tmp.dir, 'project');
     mkdirSync(dir);
     fifo(dir, '.mcprc.json');
-    await expect(findConfig({ cwd: dir, stopDir: dir })).rejects.toThrow(/\.mcprc\.json is a FIFO \(named pipe\), not a regular file/);
+    await expect(findConfig({ cwd: dir, env: { HOME: dir } })).rejects.toThrow(
+      /\.mcprc\.json is a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it("config: a FIFO named .mcp.json (Claude Code's project file) is a config error, not a hang", { timeout: QUICK }, async () => {
     const dir = path.join(tmp.dir, 'client');
     mkdirSync(dir);
     fifo(dir, '.mcp.json');
-    await expect(findConfig({ cwd: dir, stopDir: dir, env: { HOME: dir } })).rejects.toThrow(/\.mcp\.json is a FIFO/);
+    await expect(findConfig({ cwd: dir, env: { HOME: dir } })).rejects.toThrow(/\.mcp\.json is a FIFO/);
   });
 });

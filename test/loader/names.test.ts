@@ -9,6 +9,7 @@ import { closest } from '../../src/loader/suggest.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { callInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
+import { approve } from '../helpers/trust.js';
 import { FIXTURE_SERVER } from '../upstream/helpers.js';
 
 async function loadError(dir: string, plugins: string[]): Promise<Error> {
@@ -42,10 +43,15 @@ describe('names', () => {
     expect(closest('ab', ['pob', 'godot'])).toBeUndefined();
   });
 
-  it("calls a server of the project's .mcp.json by name, with no .mcprc", async () => {
+  it("calls a server of the project's .mcp.json by name, with no .mcprc, once the file is approved", async () => {
     const t = tempDir();
     t.write('.mcp.json', JSON.stringify({ mcpServers: { fixture: { type: 'stdio', command: process.execPath, args: [FIXTURE_SERVER] } } }));
-    const outcome = await callInProcess({ cwd: t.dir, plugin: 'fixture', tool: 'echo', args: { text: 'hi' } });
+    const call = () => callInProcess({ cwd: t.dir, plugin: 'fixture', tool: 'echo', args: { text: 'hi' } });
+    await expect(call()).rejects.toThrow(
+      `fixture (claude-code's mcpServers.fixture in ${t.dir}/.mcp.json): not trusted: run \`mcphost trust`,
+    );
+    await approve(t.dir);
+    const outcome = await call();
     expect(outcome.error).toBeUndefined();
     expect(outcome.result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
   });

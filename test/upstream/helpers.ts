@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { REPO } from '../helpers/paths.js';
 import { alive } from '../helpers/process.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { approveFile } from '../../src/app/trust.js';
 
 export const FIXTURE_SERVER = path.join(REPO, 'test/upstream/fixtures/server.mjs');
 export const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -52,9 +54,14 @@ export async function whenListed(client: Client, names: string[]): Promise<Tool[
   );
 }
 
+/**
+ * Writes `.mcprc.json` and approves it, as its user would (`mcphost trust`) before it may start its
+ * servers; the record goes to `dir`, the HOME the in-process host is given by default.
+ */
 export function writeConfig(dir: string, config: unknown): string {
   const file = path.join(dir, '.mcprc.json');
   writeFileSync(file, JSON.stringify(config, null, 2));
+  approveFile(file, isolatedEnv(dir) as NodeJS.ProcessEnv);
   return file;
 }
 

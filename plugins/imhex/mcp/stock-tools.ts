@@ -29,6 +29,15 @@ export function stockToolDefs(
         ? { readOnlyHint: true, openWorldHint: false }
         : { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
       handler: async (args: unknown, ctx: CallContext<ImHexConfig>) =>
-        (await stockFor(ctx)).call(t.name, (args ?? {}) as Record<string, unknown>, { signal: ctx.signal, timeoutMs: BACKSTOP_MS }),
+        (await stockFor(ctx)).call(t.name, await fileArgs(t.name, (args ?? {}) as Record<string, unknown>, ctx), {
+          signal: ctx.signal,
+          timeoutMs: BACKSTOP_MS,
+        }),
     }));
+}
+
+/** The file ImHex is asked to open is named by the client: through ctx.files, so a remote client reaches only the roots. */
+async function fileArgs(tool: string, args: Record<string, unknown>, ctx: CallContext<ImHexConfig>): Promise<Record<string, unknown>> {
+  if (tool !== 'open_file' || typeof args.file_path !== 'string') return args;
+  return { ...args, file_path: await ctx.files.resolve(args.file_path, { field: 'file_path' }) };
 }

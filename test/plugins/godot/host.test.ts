@@ -127,7 +127,8 @@ describe('the index cache', () => {
       path.join(project, '.mcprc.json'),
       JSON.stringify({ plugins: { godot: { docDir: path.relative(project, DOC4), indexPath: 'cache/idx.json' } } }),
     );
-    const env = isolatedEnv(path.join(tmp.dir, 'home'), { XDG_CACHE_HOME: path.join(tmp.dir, 'cache') });
+    // The project is in the user's home: the search goes up from sub/ to it (outside home, only the working directory is searched).
+    const env = isolatedEnv(tmp.dir, { XDG_CACHE_HOME: path.join(tmp.dir, 'cache') });
     const outcome = await callInProcess({
       cwd: path.join(project, 'sub'),
       env,

@@ -1,0 +1,26 @@
+// Reads one config file: data (YAML, JSON, package.json's "mcphost" key) parsed from the very bytes
+// whose hash decides trust, or code (.js, .cjs, .mjs, .ts) imported through cosmiconfig's loaders
+// (only once trusted: see find.ts). cosmiconfig's explorer is not used: creating one runs a
+// `.config/config.js` of the working directory (its meta-config search), and its `$import` would
+// read further files.
+import path from 'node:path';
+import { defaultLoaders } from 'cosmiconfig';
+import { ConfigError } from './errors.js';
+import { isExecutableConfig } from './search.js';
+import { loadYaml } from './yaml.js';
+
+export async function parseConfigFile(file: string, content: string): Promise<unknown> {
+  try {
+    if (path.basename(file) === 'package.json') return (JSON.parse(content) as { mcphost?: unknown }).mcphost;
+    if (isExecutableConfig(file)) {
+      const ext = path.extname(file) as keyof typeof defaultLoaders;
+      return await defaultLoaders[ext](file, content);
+    }
+    // JSON is YAML too; an explicit file with another extension (.mcprc.example, .mcprc.local) is read so.
+    if (path.extname(file) === '.json') return defaultLoaders['.json'](file, content);
+    return await loadYaml(file, content);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`Cannot read config ${file}: ${(error as Error).message}`, [], file);
+  }
+}
