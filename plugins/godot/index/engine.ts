@@ -68,8 +68,17 @@ export class Engine {
       const df = offsets[t + 1] - offsets[t];
       this.idf[t] = Math.log((docCount - df + 0.5) / (df + 0.5) + 1);
     }
-    for (let d = 0; d < docCount; d++) for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] += lengths[d * FIELD_COUNT + f];
-    for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.avg[f] / (docCount || 1) || 1;
+    // A field's average length over the documents that have it: the anchor and manual fields are
+    // empty for most symbols, and an average over all of them would make every text they hold look long.
+    const have = new Float64Array(FIELD_COUNT);
+    for (let d = 0; d < docCount; d++) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const length = lengths[d * FIELD_COUNT + f];
+        this.avg[f] += length;
+        if (length > 0) have[f]++;
+      }
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.avg[f] / (have[f] || 1) || 1;
     this.pseudo = new Float32Array(data.docs.length);
     this.scores = new Float64Array(docCount);
     this.cover = new Float64Array(docCount);

@@ -107,7 +107,20 @@ function resolveLabel(table: SymbolTable, label: string): number | undefined {
   return table.member(cls, m[4], kind) ?? table.member(cls, m[4]);
 }
 
-function resolveName(table: SymbolTable, name: string, scope: readonly number[], pageClasses: readonly number[]): number | undefined {
+function resolveName(
+  table: SymbolTable,
+  name: string,
+  scope: readonly number[],
+  pageClasses: readonly number[],
+  pageOnly = false,
+): number | undefined {
+  if (pageOnly) {
+    for (const cls of pageClasses) {
+      const hit = table.member(cls, name);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
   const dot = name.indexOf('.');
   if (dot > 0) {
     const cls = table.classId(name.slice(0, dot));
@@ -127,7 +140,7 @@ function resolveName(table: SymbolTable, name: string, scope: readonly number[],
 export function resolveTarget(table: SymbolTable, target: ManualTarget, pageClasses: readonly number[]): number | undefined {
   if ('label' in target) return resolveLabel(table, target.label);
   const scope = (target.scope ?? []).map((c) => table.classId(c)).filter((c): c is number => c !== undefined);
-  return resolveName(table, target.name, scope, pageClasses);
+  return resolveName(table, target.name, scope, pageClasses, target.pageOnly);
 }
 
 export interface ManualTexts {

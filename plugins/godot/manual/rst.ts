@@ -10,8 +10,12 @@
 export type ManualTarget =
   /** A `:ref:` label: `class_Node`, `class_Node_method_add_child`, `class_Object_private_method__get_property_list`. */
   | { label: string }
-  /** A name in a literal or a sample: `Input.is_action_pressed`, `add_child`, `Timer`, `KEY_T`; `scope`: classes the sample extends. */
-  | { name: string; scope?: string[] };
+  /**
+   * A name in a literal or a sample: `Input.is_action_pressed`, `add_child`, `Timer`, `KEY_T`; `scope`:
+   * classes the sample extends; `pageOnly`: a member of the page's own classes or nothing (a section
+   * titled "One Shot" on a page about GPUParticles2D is its `one_shot`).
+   */
+  | { name: string; scope?: string[]; pageOnly?: boolean };
 
 export interface ManualAnchor {
   target: ManualTarget;
@@ -156,6 +160,8 @@ export function parseRstPage(source: string): ManualPage {
   let section = '';
   let lead = '';
   let paragraph: string[] = [];
+  /** The member a short section title may name (`One Shot` → one_shot), for the section's first paragraph. */
+  let titled: string | undefined;
   const flush = () => {
     if (paragraph.length === 0) return;
     const text = paragraph.join(' ');
@@ -163,8 +169,10 @@ export function parseRstPage(source: string): ManualPage {
     for (const sentence of sentences(text)) {
       const plain = plainRst(sentence);
       for (const target of targetsOf(sentence)) page.anchors.push({ target, text: plain, section });
+      if (titled) page.anchors.push({ target: { name: titled, pageOnly: true }, text: plain, section });
       lead = plain;
     }
+    titled = undefined;
   };
   const sample = (code: string) => {
     const around = [lead, comments(code)].filter(Boolean).join(' ');
@@ -184,6 +192,8 @@ export function parseRstPage(source: string): ManualPage {
       flush();
       section = plainRst(trimmed);
       if (!page.title) page.title = section;
+      for (const target of targetsOf(trimmed)) page.anchors.push({ target, text: section, section });
+      titled = /^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,3}$/.test(section) ? section.toLowerCase().replace(/ /g, '_') : undefined;
       i++;
       continue;
     }
