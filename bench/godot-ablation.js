@@ -1,38 +1,37 @@
 #!/usr/bin/env node
 // The ablation table of the godot search (plugins/godot/README.md, "How it ranks"): each method alone
 // on top of the ranking before it (BM25F with hand weights, flat terms, no expansion), all of them as
-// shipped, and the shipped ranking without each (with each, for those that ship off). Columns:
-// hit@3 / MRR on the whole dev set, its odd half (the shipped numbers were fitted on it), its even
-// half (held out), and the plugin's own 51 questions. Methods that ship off are tried at a trial
-// weight (methods() below).
+// shipped, and the shipped ranking without each (with each, for those that ship off: the variants of
+// godot-variants.js, at a trial weight). Columns: hit@3 / MRR on the whole dev set, its odd half (the
+// shipped numbers were fitted on it), its even half (held out), and the plugin's own 51 questions.
+// Last, the ceiling of the manual field: how many dev questions have an accepted answer the manual
+// says anything about.
 //   npm run build && node bench/godot-ablation.js
 import { evaluate, fmt, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
-import { clone } from './godot-fit.js';
+import { clone, variantFor } from './godot-fit.js';
+import { VARIANTS } from './godot-variants.js';
 
-/** The ranking before round one: name 5, owner 2.5, brief 2, body 1, no code or anchor field, flat terms, no added signals. */
+const FIELDS = 7;
+const MANUAL = 6;
+
+/** The ranking before round one: name 5, owner 2.5, brief 2, body 1, no code, anchor or manual field, flat terms, no added signals. */
 export function baseline(shipped) {
   return {
     ...clone(shipped),
-    bm25f: { weights: [5, 2.5, 2, 1, 0, 0], b: [0.75, 0.75, 0.75, 0.75, 0.75, 0.75], k1: 1.2 },
+    bm25f: { weights: [5, 2.5, 2, 1, 0, 0, 0], b: new Array(FIELDS).fill(0.75), k1: 1.2 },
     grouped: false,
     vocabulary: [],
     popularity: 0.12,
-    virtual: 1,
     mention: 1.5,
     kindHint: 1.5,
     kindWord: 1,
-    event: 1,
     synonym: 0,
     spelling: 0,
-    bridge: 0,
-    feedback: 0,
-    proximity: 0,
     identifier: 0,
     identifierFuzzy: 0,
     identifierPrefix: 0,
-    coverage: 0,
     wholeName: 0,
-    classContext: 0,
+    variants: {},
   };
 }
 
@@ -41,12 +40,17 @@ const pick = (from, keys) => Object.fromEntries(keys.map((k) => [k, from[k]]));
 
 /** Each method: how to switch it on (taking the shipped value, or a trial value when it ships off) and off. */
 export function methods(shipped) {
-  const or = (value, trial) => (value > 0 && value !== 1 ? value : trial);
   const nameKeys = ['identifier', 'identifierFuzzy', 'identifierPrefix', 'wholeName', 'spelling'];
+  const weight = (field, trial) => (p) => (p.bm25f.weights[field] = shipped.bm25f.weights[field] || trial);
   return [
     {
-      name: 'anchor text + code samples (document expansion)',
-      on: (p) => ((p.bm25f.weights[4] = shipped.bm25f.weights[4]), (p.bm25f.weights[5] = shipped.bm25f.weights[5])),
+      name: 'manual anchors (the Godot manual, its own field)',
+      on: weight(MANUAL, 1),
+      off: (p) => (p.bm25f.weights[MANUAL] = 0),
+    },
+    {
+      name: 'anchor text + code samples (document expansion from the reference)',
+      on: (p) => (weight(4, 1)(p), weight(5, 1)(p)),
       off: (p) => ((p.bm25f.weights[4] = 0), (p.bm25f.weights[5] = 0)),
     },
     {
@@ -58,7 +62,7 @@ export function methods(shipped) {
       },
       off: (p) => {
         for (const [f, w] of [5, 2.5, 2, 1].entries()) p.bm25f.weights[f] = w;
-        p.bm25f.b = [0.75, 0.75, 0.75, 0.75, 0.75, 0.75];
+        p.bm25f.b = new Array(FIELDS).fill(0.75);
         p.bm25f.k1 = 1.2;
       },
     },
@@ -67,18 +71,7 @@ export function methods(shipped) {
       on: (p) => set(p, { grouped: true }),
       off: (p) => set(p, { grouped: false }),
     },
-    {
-      name: 'pseudo-relevance feedback (RM3)',
-      on: (p) => set(p, { feedback: or(shipped.feedback, 0.2) }),
-      off: (p) => set(p, { feedback: 0 }),
-    },
-    { name: 'proximity', on: (p) => set(p, { proximity: or(shipped.proximity, 0.5) }), off: (p) => set(p, { proximity: 0 }) },
-    {
-      name: 'corpus-learned bridge (co-occurrence)',
-      on: (p) => set(p, { bridge: or(shipped.bridge, 0.2) }),
-      off: (p) => set(p, { bridge: 0 }),
-    },
-    // One switch per round of vocabulary tables (vocabulary/index.ts says how each was written).
+    // One switch per round of vocabulary (data/vocabulary.tsv; the third is a bench variant).
     ...[
       ['first', 'first vocabulary round (written after reading dev misses)'],
       ['second', 'second vocabulary round (by subject)'],
@@ -93,29 +86,40 @@ export function methods(shipped) {
       on: (p) => set(p, pick(shipped, nameKeys)),
       off: (p) => set(p, Object.fromEntries(nameKeys.map((k) => [k, 0]))),
     },
-    {
-      name: 'virtual methods lowered',
-      on: (p) => set(p, { virtual: shipped.virtual !== 1 ? shipped.virtual : 0.6 }),
-      off: (p) => set(p, { virtual: 1 }),
-    },
     { name: 'kind words as hints only', on: (p) => set(p, { kindWord: shipped.kindWord }), off: (p) => set(p, { kindWord: 1 }) },
-    { name: 'event questions → signals', on: (p) => set(p, { event: or(shipped.event, 1.5) }), off: (p) => set(p, { event: 1 }) },
-    {
-      name: "class context (a member gets a share of its class's score)",
-      on: (p) => set(p, { classContext: or(shipped.classContext, 0.2) }),
-      off: (p) => set(p, { classContext: 0 }),
-    },
-    { name: 'coverage (coordination)', on: (p) => set(p, { coverage: or(shipped.coverage, 0.5) }), off: (p) => set(p, { coverage: 0 }) },
+    ...VARIANTS.map((v) => ({
+      name: v.name,
+      on: (p) => (p.variants = { ...p.variants, [v.key]: v.trial }),
+      off: (p) => {
+        p.variants = { ...p.variants };
+        delete p.variants[v.key];
+      },
+    })),
   ];
+}
+
+const isOff = (p) => JSON.stringify(p);
+
+/** Dev questions with an accepted answer that has manual text at all (the ceiling of what the manual field can lift). */
+function manualCeiling(plugin, index, questions) {
+  const manualTerms = (id) => index.engine.fieldLength(id, MANUAL) > 0;
+  let some = 0;
+  for (const q of questions) {
+    const wanted = new Set(q.expected.map((e) => e.toLowerCase()));
+    const ids = [];
+    index.docs.forEach((d, id) => wanted.has(index.qualifiedName(id).toLowerCase()) && ids.push(id));
+    if (ids.some(manualTerms)) some++;
+  }
+  return some;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const plugin = await loadPlugin();
   const index = await sharedIndex(plugin);
   const sets = questionSets();
-  const shipped = plugin.RANKING;
+  const shipped = { ...plugin.RANKING, variants: {} };
   const row = (label, params) => {
-    const cells = ['dev', 'odd', 'even', 'own'].map((s) => fmt(evaluate(plugin, index, sets[s], params)));
+    const cells = ['dev', 'odd', 'even', 'own'].map((s) => fmt(evaluate(plugin, index, sets[s], params, variantFor(params))));
     console.log(`| ${label} | ${cells.join(' | ')} |`);
   };
   console.log('| ranking | dev (120) | odd half (tuning) | even half (held out) | own 51 |');
@@ -134,10 +138,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const m of methods(shipped)) {
     const p = clone(shipped);
     m.off(p);
-    if (JSON.stringify(p) !== JSON.stringify(shipped)) row(`shipped − ${m.name}`, p);
+    if (isOff(p) !== isOff(shipped)) row(`shipped − ${m.name}`, p);
     else {
       m.on(p);
       row(`shipped + ${m.name} (ships off)`, p);
     }
   }
+  const n = manualCeiling(plugin, index, sets.dev);
+  console.log(
+    `\nmanual ceiling: ${n} of ${sets.dev.length} dev questions (${Math.round((100 * n) / sets.dev.length)}%) have an accepted answer the manual field says anything about`,
+  );
 }

@@ -17,20 +17,26 @@ const dist = path.join(repo, 'dist/plugins/godot');
 
 export async function loadPlugin() {
   if (!existsSync(path.join(dist, 'index.js'))) throw new Error('run `npm run build` first');
-  const [{ discover }, { buildIndex }, { DocIndex }, { search }, params] = await Promise.all([
+  const [{ discover }, { buildIndex }, { DocIndex }, { search }, params, manual, vocabulary] = await Promise.all([
     import(`${dist}/corpus/discover.js`),
     import(`${dist}/index/build.js`),
     import(`${dist}/index/doc-index.js`),
     import(`${dist}/lookup/search.js`),
-    import(`${dist}/ranking-params.js`),
+    import(`${dist}/lookup/params.js`),
+    import(`${dist}/manual/source.js`),
+    import(`${dist}/lookup/vocabulary.js`),
   ]);
-  return { discover, buildIndex, DocIndex, search, RANKING: params.RANKING };
+  return { discover, buildIndex, DocIndex, search, RANKING: params.RANKING, manual, vocabulary };
 }
 
-/** The Godot 4 reference of ../shared/data, indexed in this process. */
+/**
+ * The Godot 4 reference of ../shared/data, indexed in this process with the shipped manual anchors
+ * (GODOT_MANUAL_DIR: a godot-docs checkout instead).
+ */
 export async function sharedIndex(plugin) {
   const corpus = plugin.discover(godot4);
-  return new plugin.DocIndex(await plugin.buildIndex(corpus, { workers: 0 }), corpus.root);
+  const manual = process.env.GODOT_MANUAL_DIR ? plugin.manual.manualFromDir(process.env.GODOT_MANUAL_DIR) : plugin.manual.manualFromFile();
+  return new plugin.DocIndex(await plugin.buildIndex(corpus, { workers: 0, manual }), corpus.root);
 }
 
 export function questionSets() {
@@ -55,15 +61,15 @@ export function questionSets() {
   };
 }
 
-/** hit@1, hit@3, hit@10 and MRR of `params` on `questions`; `misses` lists questions without a hit in the top 3. */
-export function evaluate(plugin, index, questions, params) {
+/** hit@1, hit@3, hit@10 and MRR of `params` (and a bench variant) on `questions`; `misses` lists questions without a hit in the top 3. */
+export function evaluate(plugin, index, questions, params, variant) {
   let h1 = 0;
   let h3 = 0;
   let h10 = 0;
   let rr = 0;
   const misses = [];
   for (const q of questions) {
-    const results = plugin.search(index, q.query, { limit: 10, params });
+    const results = plugin.search(index, q.query, { limit: 10, params, variant });
     const expected = new Set(q.expected.map((e) => e.toLowerCase()));
     const rank = results.findIndex((r) => expected.has(r.name.toLowerCase())) + 1;
     if (rank > 0) {

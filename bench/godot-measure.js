@@ -22,6 +22,7 @@ const { buildIndex } = await import(`${dist}/index/build.js`);
 const { saveIndex, loadIndex } = await import(`${dist}/index/persist.js`);
 const { DocIndex } = await import(`${dist}/index/doc-index.js`);
 const { search } = await import(`${dist}/lookup/search.js`);
+const { manualFromFile } = await import(`${dist}/manual/source.js`);
 
 const { questionSets } = await import('./godot-eval.js');
 const sets = questionSets();
@@ -55,12 +56,13 @@ if (mode === 'cold') {
   const t0 = performance.now();
   const c0 = cpuMs();
   const corpus = discover(docDir);
-  const built = await buildIndex(corpus, { workers });
+  const manual = manualFromFile();
+  const built = await buildIndex(corpus, { workers, manual });
   const buildMs = performance.now() - t0;
   const cpu = cpuMs() - c0;
   const index = new DocIndex(built, corpus.root);
   const t1 = performance.now();
-  saveIndex(indexPath, corpus, built);
+  saveIndex(indexPath, corpus, built, manual.stamp);
   const saveMs = performance.now() - t1;
   global.gc?.();
   console.log(
@@ -82,7 +84,7 @@ if (mode === 'cold') {
   const heapBefore = process.memoryUsage().heapUsed;
   const t0 = performance.now();
   const corpus = discover(docDir);
-  const saved = loadIndex(indexPath, corpus);
+  const saved = loadIndex(indexPath, corpus, manualFromFile().stamp);
   if (!('index' in saved)) throw new Error(`no usable saved index: ${saved.stale}`);
   const index = new DocIndex(saved.index, corpus.root);
   const loadMs = performance.now() - t0;
@@ -110,7 +112,7 @@ if (mode === 'cold') {
   const { parseClassXml } = await import(`${dist}/parse/xml.js`);
   const { entriesOf } = await import(`${dist}/index/entries.js`);
   const { terms } = await import(`${dist}/index/tokenize.js`);
-  const { BM25F } = await import(`${dist}/ranking-params.js`);
+  const { BM25F } = { BM25F: (await import(`${dist}/lookup/params.js`)).RANKING.bm25f };
   const FIELD_WEIGHTS = { name: BM25F.weights[0], owner: BM25F.weights[1], brief: BM25F.weights[2], body: BM25F.weights[3] };
   const corpus = discover(docDir);
   const docs = [];

@@ -19,12 +19,17 @@ export const configSchema = z.object({
   indexPath: configPath()
     .optional()
     .describe("where the search index is saved (env GODOT_INDEX_PATH; default: the user's cache directory, one index per doc folder)"),
+  manualDir: configPath()
+    .optional()
+    .describe(
+      'a godot-docs checkout (its .rst pages) whose words about the API join the index (env GODOT_MANUAL_DIR; default: the manual excerpt shipped with the plugin)',
+    ),
   watch: z.boolean().default(false).describe('rebuild the index when the XML changes'),
 });
 
 export type GodotConfig = z.output<typeof configSchema>;
 
-export const configEnv = { docDir: 'GODOT_DOC_DIR', indexPath: 'GODOT_INDEX_PATH' };
+export const configEnv = { docDir: 'GODOT_DOC_DIR', indexPath: 'GODOT_INDEX_PATH', manualDir: 'GODOT_MANUAL_DIR' };
 
 /** The config with paths made absolute and the doc source decided. */
 export interface Settings {
@@ -34,6 +39,8 @@ export interface Settings {
   indexPath: string;
   /** The plugin's cache folder, where --doctool dumps are kept. */
   cacheDir: string;
+  /** A godot-docs checkout to read the manual from; undefined: the shipped data/manual-anchors.tsv. */
+  manualDir?: string;
   watch: boolean;
 }
 
@@ -64,6 +71,7 @@ export function normalizeConfig(config: GodotConfig, configDir: string, cacheDir
     godotBinary: binary,
     indexPath: config.indexPath ? path.resolve(configDir, config.indexPath) : defaultIndexPath(cacheDir, source),
     cacheDir,
+    manualDir: config.manualDir ? path.resolve(configDir, config.manualDir) : undefined,
     watch: config.watch,
   };
 }

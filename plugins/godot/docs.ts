@@ -9,6 +9,7 @@ import { buildIndex } from './index/build.js';
 import { DocIndex } from './index/doc-index.js';
 import { loadIndex, saveIndex } from './index/persist.js';
 import { prepareLexicon } from './lookup/lexicon.js';
+import { manualFromDir, manualFromFile, type ManualSource } from './manual/source.js';
 
 export interface LoadContext {
   progress?: (update: ProgressUpdate) => void;
@@ -48,6 +49,8 @@ export class GodotDocs {
    */
   async check(signal?: AbortSignal): Promise<SourceInfo> {
     const { docDir, godotBinary, cacheDir } = this.settings;
+    // A manualDir without .rst pages is reported now, not at the first search.
+    if (this.settings.manualDir) manualFromDir(this.settings.manualDir);
     if (docDir !== undefined) {
       const corpus = discover(docDir);
       return { docDir: corpus.root, files: corpus.files.length };
@@ -95,9 +98,15 @@ export class GodotDocs {
     return discover(dir, (m) => this.logger.warn(m));
   }
 
+  /** The manual's words: the user's checkout (manualDir) or the file shipped with the plugin. */
+  private manual(): ManualSource {
+    return this.settings.manualDir ? manualFromDir(this.settings.manualDir) : manualFromFile();
+  }
+
   private async load(ctx: LoadContext): Promise<DocIndex> {
     const corpus = await this.corpus(ctx);
-    const saved = loadIndex(this.settings.indexPath, corpus);
+    const manual = this.manual();
+    const saved = loadIndex(this.settings.indexPath, corpus, manual.stamp);
     let index: DocIndex;
     if ('index' in saved) {
       index = new DocIndex(saved.index, corpus.root);
@@ -105,10 +114,15 @@ export class GodotDocs {
       for (const warning of index.warnings) this.logger.warn(warning);
     } else {
       this.logger.info(`building the Godot index from ${corpus.files.length} class files in ${corpus.root} (${saved.stale})`);
-      const built = await buildIndex(corpus, { signal: this.lifetime.signal, progress: ctx.progress, warn: (m) => this.logger.warn(m) });
+      const built = await buildIndex(corpus, {
+        signal: this.lifetime.signal,
+        progress: ctx.progress,
+        warn: (m) => this.logger.warn(m),
+        manual,
+      });
       index = new DocIndex(built, corpus.root);
       try {
-        saveIndex(this.settings.indexPath, corpus, built);
+        saveIndex(this.settings.indexPath, corpus, built, manual.stamp);
       } catch (error) {
         this.logger.warn(
           `cannot save the index to ${this.settings.indexPath} (${(error as Error).message}); it will be rebuilt next start`,

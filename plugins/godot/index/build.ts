@@ -1,6 +1,6 @@
 // Cold build: parse every class file and count its terms (in parse workers for a real doc folder),
 // put the runs together in file order, give every symbol the anchor text other descriptions hold
-// about it, and merge the term statistics. A file that does not parse is skipped with a warning
+// about it and the manual's words about it, and merge the term statistics. A file that does not parse is skipped with a warning
 // naming it, with line and column; the rest is served.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ProgressUpdate } from '../../../src/backend/index.js';
 import type { Corpus } from '../corpus/discover.js';
-import { BM25F } from '../ranking-params.js';
 import type { CorpusFile } from '../corpus/discover.js';
+import { SymbolTable } from '../manual/resolve.js';
+import type { ManualSource } from '../manual/source.js';
 import { resolveAnchors } from './anchor-targets.js';
 import { Engine } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
@@ -26,6 +27,8 @@ export interface BuildOptions {
   warn?: (message: string) => void;
   /** Parse workers; default for 200 files or more: one per core but one, between 1 and 3; none for fewer. */
   workers?: number;
+  /** The Godot manual's words about the symbols (the `manual` field); none: the field stays empty. */
+  manual?: ManualSource;
 }
 
 export interface BuiltIndex {
@@ -170,6 +173,7 @@ async function assemble(
     if (count) d.refs = count;
   }
   const anchorTexts = resolveAnchors(classes, docs, anchorsByClass);
+  const manualTexts = options.manual?.texts(new SymbolTable(classes, docs)).texts ?? new Map<number, string>();
   anchorsByClass.length = 0;
   files.length = 0;
   const anchors = new PartialIndex();
@@ -177,11 +181,19 @@ async function assemble(
     await yieldToLoop();
     options.signal?.throwIfAborted();
     for (let d = start; d < Math.min(docs.length, start + INDEX_BATCH); d++) {
-      anchors.add({ name: '', owner: '', brief: '', body: '', code: '', anchor: anchorTexts.get(d) ?? '' });
+      anchors.add({
+        name: '',
+        owner: '',
+        brief: '',
+        body: '',
+        code: '',
+        anchor: anchorTexts.get(d) ?? '',
+        manual: manualTexts.get(d) ?? '',
+      });
     }
   }
   const merged = mergePartials(parts, anchors.finish(), docs.length);
-  return { classes, docs, summaries: Summaries.from(texts), engine: new Engine(merged, BM25F) };
+  return { classes, docs, summaries: Summaries.from(texts), engine: new Engine(merged) };
 }
 
 export async function buildIndex(corpus: Corpus, options: BuildOptions = {}): Promise<BuiltIndex> {

@@ -6,17 +6,13 @@
 // terms are summed, each times its weight in the concept, and saturated once, times the concept's
 // idf — so a word and the words added for it count as one term.
 // The index keeps raw field frequencies, so the weights, b and k1 (fitted by bench/godot-fit.js)
-// are applied when the engine is tuned, not baked into the saved index.
+// are applied when the engine is tuned, not baked into the saved index: an engine scores nothing
+// until `tune` gives it its numbers.
+import type { Bm25fParams } from '../ranking-params.js';
 import { FIELD_NAMES } from './entries.js';
 import { FIELD_COUNT, type PartialData } from './partial.js';
 
-export interface Bm25fParams {
-  /** Weight of each field, in FIELD_NAMES order. */
-  weights: readonly number[];
-  /** Length normalisation of each field (0: none, 1: full). */
-  b: readonly number[];
-  k1: number;
-}
+export type { Bm25fParams };
 
 /** One word of a query with the words added for it, matched as one term. */
 export interface Concept {
@@ -63,10 +59,7 @@ export class Engine {
   private readonly conceptTf: Float64Array;
   private readonly conceptDocs: Uint32Array;
 
-  constructor(
-    private readonly data: PartialData,
-    params: Bm25fParams,
-  ) {
+  constructor(private readonly data: PartialData) {
     const { vocab, offsets, lengths } = data;
     this.termIds = new Map(vocab.map((t, i) => [t, i]));
     const docCount = this.docCount;
@@ -75,8 +68,17 @@ export class Engine {
       const df = offsets[t + 1] - offsets[t];
       this.idf[t] = Math.log((docCount - df + 0.5) / (df + 0.5) + 1);
     }
-    for (let d = 0; d < docCount; d++) for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] += lengths[d * FIELD_COUNT + f];
-    for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.avg[f] / (docCount || 1) || 1;
+    // A field's average length over the documents that have it: the anchor and manual fields are
+    // empty for most symbols, and an average over all of them would make every text they hold look long.
+    const have = new Float64Array(FIELD_COUNT);
+    for (let d = 0; d < docCount; d++) {
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const length = lengths[d * FIELD_COUNT + f];
+        this.avg[f] += length;
+        if (length > 0) have[f]++;
+      }
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) this.avg[f] = this.avg[f] / (have[f] || 1) || 1;
     this.pseudo = new Float32Array(data.docs.length);
     this.scores = new Float64Array(docCount);
     this.cover = new Float64Array(docCount);
@@ -84,7 +86,6 @@ export class Engine {
     this.touched = new Uint32Array(docCount);
     this.conceptTf = new Float64Array(docCount);
     this.conceptDocs = new Uint32Array(docCount);
-    this.tune(params);
   }
 
   get docCount(): number {
@@ -95,8 +96,8 @@ export class Engine {
     return this.data.vocab.length;
   }
 
-  /** The parameters applied now. */
-  params!: Bm25fParams;
+  /** The parameters applied now (none until the first `tune`). */
+  params?: Bm25fParams;
 
   /** Applies field weights, b and k1 unless they are already the ones in use (the fit script tries many). */
   tune(params: Bm25fParams): void {
@@ -128,6 +129,11 @@ export class Engine {
 
   term(id: number): string {
     return this.data.vocab[id];
+  }
+
+  /** How many terms field `field` of a document holds. */
+  fieldLength(doc: number, field: number): number {
+    return this.data.lengths[doc * FIELD_COUNT + field];
   }
 
   /** In how many documents the term occurs. */

@@ -38,9 +38,11 @@ export interface DocFields {
   /** Comments and identifiers of the GDScript samples in the symbol's own description. */
   code: string;
   anchor: string;
+  /** What the Godot manual says around its references to this symbol (manual/), filled with `anchor`. */
+  manual: string;
 }
 
-export const FIELD_NAMES: ReadonlyArray<keyof DocFields> = ['name', 'owner', 'brief', 'body', 'code', 'anchor'];
+export const FIELD_NAMES: ReadonlyArray<keyof DocFields> = ['name', 'owner', 'brief', 'body', 'code', 'anchor', 'manual'];
 
 export const SUMMARY_CHARS = 240;
 
@@ -94,6 +96,7 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
       body: titles ? `${description} ${titles}` : description,
       code: described(`${raw.brief}\n${raw.description}`, raw.name),
       anchor: '',
+      manual: '',
     },
   });
   const member = (kind: DocKind, name: string, bbcode: string, extra?: { enum?: string; virtual?: boolean }) => {
@@ -111,6 +114,7 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
         body: text,
         code: described(bbcode, `${raw.name}.${name}`),
         anchor: '',
+        manual: '',
       },
     });
   };

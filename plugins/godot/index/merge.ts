@@ -1,6 +1,6 @@
 // Puts partial term statistics together: the runs of class files parsed in order (each a partial
 // index over its own documents, some of them dropped: broken or duplicate classes), then the anchor
-// field, indexed once every description was read. Runs cover contiguous, ordered ranges of
+// and manual fields, indexed once every description was read. Runs cover contiguous, ordered ranges of
 // documents, so each term's postings come out ascending by concatenation; the anchor postings are
 // then merged in, adding their field to the same (term, document) posting.
 import { FIELD_COUNT, type PartialData } from './partial.js';
@@ -54,7 +54,7 @@ function concatenate(parts: MergePart[], vocab: Map<string, number>, docCount: n
   return { vocab: [...vocab.keys()], offsets: counts, docs, tfs, lengths };
 }
 
-/** Merges the runs (in document order) and a partial over all documents that holds only their anchor field. */
+/** Merges the runs (in document order) and a partial over all documents that holds only their anchor and manual fields. */
 export function mergePartials(parts: MergePart[], anchors: PartialData, docCount: number): PartialData {
   const vocab = new Map<string, number>();
   const main = concatenate(parts, vocab, docCount);
@@ -82,7 +82,7 @@ export function mergePartials(parts: MergePart[], anchors: PartialData, docCount
         const fromAnchors = p >= pEnd || (q < qEnd && anchors.docs[q] <= main.docs[p]);
         if (fill) {
           docs[at] = fromMain ? main.docs[p] : anchors.docs[q];
-          // A document in both: its anchor field joins the posting of its other fields.
+          // A document in both: its anchor and manual fields join the posting of its other fields.
           for (let f = 0; f < FIELD_COUNT; f++) {
             tfs[at * FIELD_COUNT + f] =
               (fromMain ? main.tfs[p * FIELD_COUNT + f] : 0) + (fromAnchors ? anchors.tfs[q * FIELD_COUNT + f] : 0);

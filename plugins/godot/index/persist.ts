@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { Corpus } from '../corpus/discover.js';
 import type { DocKind } from '../model.js';
 import type { BuiltIndex } from './build.js';
-import { BM25F } from '../ranking-params.js';
 import { Engine, type EngineMeta } from './engine.js';
 import { FIELD_COUNT } from './partial.js';
 import { Summaries } from './summaries.js';
@@ -17,7 +16,7 @@ import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {
@@ -46,6 +45,8 @@ interface Persisted {
   fingerprint: string;
   buildId: string;
   root: string;
+  /** Where the manual field came from (manual/source.ts stamp; '' for none). */
+  manual: string;
   files: Array<[string, number, number]>;
   classes: Array<[string, string, string, string]>;
   docs: DocRow[];
@@ -99,13 +100,14 @@ function commitAtomically(file: string, write: (fd: number) => void): () => void
   return () => renameSync(temp, file);
 }
 
-export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex): void {
+export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex, manual = ''): void {
   const buildId = randomBytes(12).toString('hex');
   const data: Persisted = {
     format: FORMAT,
     fingerprint: FINGERPRINT,
     buildId,
     root: corpus.root,
+    manual,
     files: corpus.files.map((f) => [f.rel, f.size, f.mtimeMs]),
     classes: index.classes.map((c) => [c.name, c.inherits ?? '', c.file, c.brief]),
     docs: index.docs.map((d) => {
@@ -174,13 +176,13 @@ function readBinary(meta: BinaryMeta, buildId: string, buf: Buffer): { engine: E
   const lengths = take(Uint16Array, docCount * FIELD_COUNT, 2);
   const tfs = take(Uint8Array, postings * FIELD_COUNT, 1);
   const text = take(Uint8Array, summaryBytes, 1);
-  return { engine: new Engine({ vocab, offsets, docs, lengths, tfs }, BM25F), summaries: new Summaries(text, summaryOffsets) };
+  return { engine: new Engine({ vocab, offsets, docs, lengths, tfs }), summaries: new Summaries(text, summaryOffsets) };
 }
 
 export type LoadResult = { index: BuiltIndex } | { stale: string };
 
-/** Reads a saved index when it was built from exactly these inputs by this version. */
-export function loadIndex(file: string, corpus: Corpus): LoadResult {
+/** Reads a saved index when it was built from exactly these inputs (class files and manual source) by this version. */
+export function loadIndex(file: string, corpus: Corpus, manual = ''): LoadResult {
   let data: Persisted;
   let bin: Buffer;
   try {
@@ -193,6 +195,8 @@ export function loadIndex(file: string, corpus: Corpus): LoadResult {
   }
   if (data?.format !== FORMAT || data.fingerprint !== FINGERPRINT) return { stale: 'the saved index is from another version' };
   if (!sameInputs(data, corpus)) return { stale: 'class files changed since the index was saved' };
+  if (data.manual !== manual)
+    return { stale: 'the manual (manualDir, or the manual shipped with the plugin) changed since the index was saved' };
   const binary = readBinary(data.engine, data.buildId, bin);
   if (!binary) return { stale: `${binaryPath(file)} does not belong to ${file}` };
   const classes: ClassEntry[] = data.classes.map(([name, inherits, f, brief]) =>

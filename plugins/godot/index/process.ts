@@ -1,6 +1,6 @@
 // Reads and parses a run of class files into index entries, counting the terms of their fields into
 // a partial index as it goes (so no file's text outlives its parse). Runs in a parse worker
-// (parse-worker.ts) or, for small folders, in the main thread. The anchor field is counted later,
+// (parse-worker.ts) or, for small folders, in the main thread. The anchor and manual fields are counted later,
 // once every file's anchors are known (build.ts).
 import path from 'node:path';
 import { readClassFile } from '../corpus/read-file.js';

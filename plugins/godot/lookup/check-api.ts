@@ -11,7 +11,7 @@ import {
   signalSignature,
   constantSignature,
   themeItemSignature,
-} from '../view/signature.js';
+} from '../signature.js';
 import { countArgs, scanGdscript, type ApiRef } from './gdscript.js';
 import { CLASS_RENAMES, MEMBER_RENAMES } from './renames.js';
 import { classSuggestions, findMember, GLOBAL_CLASSES, memberSuggestions, type ResolvedSymbol } from './resolve.js';

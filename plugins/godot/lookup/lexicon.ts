@@ -1,6 +1,5 @@
-// Word lists derived from a loaded index on first use and kept beside it: the words of the
-// reference's names (for fixing a query's misspelled words), and each document's terms (for the
-// corpus bridge).
+// The words of the reference's names, derived from a loaded index on first use and kept beside it,
+// for fixing a query's misspelled words.
 import type { DocIndex } from '../index/doc-index.js';
 import { terms } from '../index/tokenize.js';
 import { editDistance } from './suggest.js';
@@ -64,88 +63,9 @@ export function correctSpelling(index: DocIndex, word: string): string | undefin
   return best;
 }
 
-interface Forward {
-  offsets: Uint32Array;
-  terms: Uint32Array;
-}
-
-const forwards = new WeakMap<DocIndex, Forward>();
-
-/** Document → its term ids, from the engine's postings (built on first use, ~4 bytes per posting). */
-function forward(index: DocIndex): Forward {
-  let f = forwards.get(index);
-  if (f) return f;
-  const { offsets, docs } = index.engine.arrays();
-  const docCount = index.engine.docCount;
-  const starts = new Uint32Array(docCount + 1);
-  for (let p = 0; p < docs.length; p++) starts[docs[p] + 1]++;
-  for (let d = 0; d < docCount; d++) starts[d + 1] += starts[d];
-  const fill = starts.slice(0, docCount);
-  const out = new Uint32Array(docs.length);
-  for (let t = 0; t + 1 < offsets.length; t++) for (let p = offsets[t]; p < offsets[t + 1]; p++) out[fill[docs[p]]++] = t;
-  f = { offsets: starts, terms: out };
-  forwards.set(index, f);
-  return f;
-}
-
-/** Terms that occur in at most this many documents are bridged; common ones need no help. */
-export const BRIDGE_MAX_DF = 400;
-const BRIDGE_MIN_SHARED = 2;
-
-/**
- * The vocabulary bridge: terms that share the most documents with `termId`, by the Dice
- * coefficient (2·shared / (df₁ + df₂)), best first, with their coefficient.
- */
-export function cooccurring(index: DocIndex, termId: number, k: number): Array<[number, number]> {
-  const engine = index.engine;
-  const df = engine.df(termId);
-  if (df < BRIDGE_MIN_SHARED || df > BRIDGE_MAX_DF) return [];
-  const { offsets, terms: docTerms } = forward(index);
-  const { shared, touched } = bridgeScratch(engine.termCount);
-  let count = 0;
-  const postings = engine.arrays();
-  for (let q = postings.offsets[termId]; q < postings.offsets[termId + 1]; q++) {
-    const d = postings.docs[q];
-    for (let p = offsets[d]; p < offsets[d + 1]; p++) {
-      const u = docTerms[p];
-      if (u === termId) continue;
-      if (shared[u] === 0) touched[count++] = u;
-      shared[u]++;
-    }
-  }
-  // The k best by Dice coefficient, kept in place (a query bridges a few terms, each sharing documents with thousands).
-  const best: Array<[number, number]> = [];
-  for (let i = 0; i < count; i++) {
-    const u = touched[i];
-    const n = shared[u];
-    shared[u] = 0;
-    if (n < BRIDGE_MIN_SHARED) continue;
-    const dice = (2 * n) / (df + engine.df(u));
-    if (best.length === k && (dice < best[k - 1][1] || (dice === best[k - 1][1] && u > best[k - 1][0]))) continue;
-    let at = best.length;
-    while (at > 0 && (dice > best[at - 1][1] || (dice === best[at - 1][1] && u < best[at - 1][0]))) at--;
-    best.splice(at, 0, [u, dice]);
-    if (best.length > k) best.pop();
-  }
-  return best;
-}
-
-let bridgeScratchArrays: { shared: Uint32Array; touched: Uint32Array } | undefined;
-
-/** Per term: how many of the bridged term's documents hold it (scratch, zero between calls). */
-function bridgeScratch(terms: number): { shared: Uint32Array; touched: Uint32Array } {
-  if (!bridgeScratchArrays || bridgeScratchArrays.shared.length < terms)
-    bridgeScratchArrays = { shared: new Uint32Array(terms), touched: new Uint32Array(terms) };
-  return bridgeScratchArrays;
-}
-
-/**
- * Builds the lists searches need later (the spelling lexicon, the bridge's document → terms table),
- * so the first questions that use them do not pay for it. Called once an index is loaded.
- */
+/** Builds the spelling lexicon, so the first question that needs it does not pay for it. Called once an index is loaded. */
 export function prepareLexicon(index: DocIndex): void {
   lexicon(index);
-  forward(index);
 }
 
 /** Index terms of a text (re-exported for the modules that analyse queries). */

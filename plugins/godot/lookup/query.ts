@@ -1,7 +1,7 @@
 // A search query taken apart: its words, the names it spells (`set_process`, `Node2D.look_at`), and
 // its concepts. A concept is one word of the question together with the words added for it — the
-// reference's words for it (vocabulary/), a spelling fix when the reference never uses it, terms the
-// corpus bridge learned to go with it — scored as one term (a "synonym group"): however many words a
+// reference's words for it (the vocabulary, data/vocabulary.tsv), a spelling fix when the reference
+// never uses it — scored as one term (a "synonym group"): however many words a
 // question word brings along, it counts once, so an added word can stand in for the user's word but
 // cannot outweigh the rest of the question. Every list is capped, so a hostile query (hundreds of
 // words, all distinct) costs a bounded amount of work.
@@ -9,18 +9,15 @@ import type { DocIndex } from '../index/doc-index.js';
 import type { Concept } from '../index/engine.js';
 import { STOPWORDS, terms } from '../index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
-import { cooccurring, correctSpelling } from './lexicon.js';
+import { correctSpelling } from './lexicon.js';
 import { KIND_WORDS } from './ranking.js';
-import { vocabularyFor } from './vocabulary/index.js';
+import { shippedVocabulary, type Vocabulary } from './vocabulary.js';
 
 /** At most this many distinct terms of the query are looked at, each a concept (a 500-character query has ~80 words). */
 export const MAX_QUERY_TERMS = 32;
 /** At most this many names and misspelled words are looked up by edit distance. */
 export const MAX_FUZZY_WORDS = 4;
 export const MAX_IDENTIFIERS = 8;
-export const BRIDGE_TERMS = 3;
-/** The bridge looks at the rarest few of the query's terms only. */
-const BRIDGED_TERMS = 6;
 
 export interface QueryPlan {
   /** Lowercase words, in order. */
@@ -29,11 +26,11 @@ export interface QueryPlan {
   identifiers: string[];
   /** What is matched: one concept per distinct term of the question. */
   concepts: Concept[];
-  /** Every index term of the concepts → its highest weight (snippets, feedback). */
+  /** Every index term of the concepts → its highest weight (snippets). */
   terms: Map<number, number>;
-  /** The query's own terms (stems), in order, for proximity, snippets and feedback. */
+  /** The query's own terms (stems), in order (snippets). */
   own: string[];
-  /** Number of concepts (for coverage). */
+  /** Number of concepts. */
   ownWeight: number;
 }
 
@@ -70,7 +67,7 @@ function misspelled(index: DocIndex, part: string): boolean {
   return terms(part).every((t) => index.engine.termId(t) === undefined);
 }
 
-export function planQuery(index: DocIndex, query: string, params: RankingParams): QueryPlan {
+export function planQuery(index: DocIndex, query: string, params: RankingParams, vocabulary: Vocabulary = shippedVocabulary()): QueryPlan {
   const engine = index.engine;
   const words = queryWords(query);
   const plan: QueryPlan = { words, identifiers: identifiersOf(query), concepts: [], terms: new Map(), own: [], ownWeight: 0 };
@@ -118,23 +115,10 @@ export function planQuery(index: DocIndex, query: string, params: RankingParams)
     // A word naming the kind of symbol wanted ("signal", "method") says what to look for more than what it is about.
     const concept: Concept = { terms: new Map(), idf: 0, weight: Object.hasOwn(KIND_WORDS, word) ? params.kindWord : 1 };
     if (id !== undefined) concept.terms.set(id, 1);
-    const added = params.synonym > 0 ? vocabularyFor(word, params.vocabulary) : undefined;
+    const added = params.synonym > 0 ? vocabulary.lookup(word, params.vocabulary) : undefined;
     if (added) addTerms(index, concept, added, params.synonym);
     if (id === undefined) for (const part of word.split('_')) spellingFix(concept, part);
     push(concept, id);
-  }
-  if (params.bridge > 0) {
-    // The rarest own terms bring the terms that share the most documents with them, into their own concept.
-    const bridged = plan.concepts
-      .map((concept) => ({ concept, own: [...concept.terms].find(([, w]) => w === 1)?.[0] }))
-      .filter((c): c is { concept: Concept; own: number } => c.own !== undefined)
-      .sort((a, b) => engine.df(a.own) - engine.df(b.own))
-      .slice(0, BRIDGED_TERMS);
-    for (const { concept, own } of bridged) {
-      const near = cooccurring(index, own, BRIDGE_TERMS);
-      const top = near[0]?.[1] ?? 1;
-      for (const [u, score] of near) if (!concept.terms.has(u)) concept.terms.set(u, (params.bridge * score) / top);
-    }
   }
   for (const concept of plan.concepts) {
     for (const [id, w] of concept.terms) if ((plan.terms.get(id) ?? 0) < w) plan.terms.set(id, w);

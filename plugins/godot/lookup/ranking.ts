@@ -1,6 +1,6 @@
 // The multipliers each matched document's BM25F score gets. Each is general (no query is special-
 // cased): what kind of symbol it is, how often the rest of the reference links to it, whether it is
-// editor-only API or a virtual hook, whether the query names its class or its kind.
+// editor-only API, whether the query names its class or its kind.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import type { RankingParams } from '../ranking-params.js';
@@ -35,9 +35,6 @@ const SPELLED_CLASS = 2;
 /** "which node …", "what class …", "node that …": the question asks for a class. */
 const CLASS_QUESTION = /^(?:(?:which|what) (?:\w+ )?(?:node|class|type|resource)s?|(?:node|class)s? (?:to|that|for|which))\b/;
 
-/** "when the player enters …", "once the animation is over": a question about an event, which Godot reports with a signal. */
-const EVENT_CLAUSE = new Set(['when', 'whenever', 'once', 'after']);
-
 export function kindsNamed(words: string[]): Set<DocKind> {
   const kinds = new Set(words.map((w) => KIND_WORDS[w]).filter(Boolean));
   if (CLASS_QUESTION.test(words.join(' '))) kinds.add('class');
@@ -53,7 +50,6 @@ function staticPrior(index: DocIndex, params: RankingParams): Float32Array {
   const prior = new Float32Array(index.docs.length);
   index.docs.forEach((d, id) => {
     let m = KIND_PRIOR[d.kind] * (1 + params.popularity * Math.log1p(d.refs ?? 0));
-    if (d.virtual) m *= params.virtual;
     const owner = index.classes[d.cls].name;
     if (owner.startsWith('Editor') || (owner === 'ProjectSettings' && d.kind === 'property')) m *= EDITOR;
     prior[id] = m;
@@ -70,8 +66,6 @@ export interface Prior {
   base: Float32Array;
   /** Kinds the query names (their symbols × kindHint). */
   hinted: ReadonlySet<DocKind>;
-  /** The question is about an event (signals × params.event). */
-  event: boolean;
   named: NamedSymbols;
   /** True when neither kinds nor classes are named: base alone is the prior. */
   plain: boolean;
@@ -79,13 +73,11 @@ export interface Prior {
 
 export function priorFor(index: DocIndex, words: string[], named: NamedSymbols, params: RankingParams): Prior {
   const hinted = kindsNamed(words);
-  const event = params.event !== 1 && hinted.size === 0 && words.some((w) => EVENT_CLAUSE.has(w));
   return {
     base: staticPrior(index, params),
     hinted,
-    event,
     named,
-    plain: hinted.size === 0 && !event && named.classes.size === 0 && named.spelled.size === 0,
+    plain: hinted.size === 0 && named.classes.size === 0 && named.spelled.size === 0,
   };
 }
 
@@ -94,7 +86,6 @@ export function priorOf(index: DocIndex, prior: Prior, params: RankingParams, id
   const d = index.docs[id];
   let m = prior.base[id];
   if (prior.hinted.has(d.kind)) m *= params.kindHint;
-  if (prior.event && d.kind === 'signal') m *= params.event;
   const strength = prior.named.classes.get(d.cls) ?? 0;
   if (d.kind !== 'class') m *= params.mention ** strength;
   else if (prior.named.spelled.has(d.cls)) m *= SPELLED_CLASS;

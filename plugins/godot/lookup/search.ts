@@ -1,16 +1,18 @@
 // godot_search: BM25F scores of the planned query (query.ts) times the ranking priors, names the
-// query spells added on top, then feedback and proximity re-rankings; an exact class or symbol name
-// (`Node2D`, `_ready`, `Node2D.look_at`) comes first. Snippets show the query's terms as **term**.
+// query spells added on top; an exact class or symbol name (`Node2D`, `_ready`, `Node2D.look_at`)
+// comes first. Snippets show the query's terms as **term**. Methods measured and not shipped live
+// in bench/ as variants (bench/godot-variants.js), through the `variant` option production never sets.
 import type { DocKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import type { Concept } from '../index/engine.js';
 import { wordTerms } from '../index/tokenize.js';
-import { RANKING, type RankingParams } from '../ranking-params.js';
+import type { RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
-import { feedbackTerms, phrasePairs, PROXIMITY_DEPTH } from './feedback.js';
 import { namedSymbols } from './identifiers.js';
+import { RANKING } from './params.js';
 import { planQuery, type QueryPlan } from './query.js';
 import { priorFor, priorOf } from './ranking.js';
+import type { Vocabulary } from './vocabulary.js';
 
 export const SEARCH_KINDS = ['class', 'method', 'property', 'signal', 'constant'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -92,11 +94,34 @@ class TopK {
   }
 }
 
+/** What a variant's re-ranking gets: the plan, the ranked candidates, and a way to score other concepts the same way. */
+export interface VariantContext {
+  index: DocIndex;
+  query: string;
+  plan: QueryPlan;
+  params: RankingParams;
+  ranked: Array<[number, number]>;
+  /** The candidates for other concepts (priors and named symbols applied as for the plan's own). */
+  score(concepts: readonly Concept[]): Array<[number, number]>;
+}
+
+/** A ranking method under test (bench/godot-variants.js); production never passes one. */
+export interface SearchVariant {
+  /** Used instead of the shipped vocabulary (to try a round that does not ship). */
+  vocabulary?: Vocabulary;
+  /** Changes the planned query before it is scored (query expansion). */
+  expand?(index: DocIndex, plan: QueryPlan, params: RankingParams): void;
+  /** How many candidates `rerank` sees (default: the limit). */
+  depth?: number;
+  rerank?(context: VariantContext): Array<[number, number]>;
+}
+
 export interface SearchOptions {
   kind?: SearchKind;
   limit: number;
-  /** Ranking numbers (the fit script and the ablation try others); default: ranking-params.ts. */
+  /** Ranking numbers (the fit script and the ablation try others); default: data/ranking.json. */
   params?: RankingParams;
+  variant?: SearchVariant;
 }
 
 /** Per index: a score slot per document and the list of documents scored, reused by every search (they run one at a time). */
@@ -106,20 +131,6 @@ function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } 
   let scratch = scratches.get(index);
   if (!scratch) scratches.set(index, (scratch = { slots: new Float64Array(index.docs.length), ids: new Uint32Array(index.docs.length) }));
   return scratch;
-}
-
-const classDocs = new WeakMap<DocIndex, Int32Array>();
-
-/** Per class: the id of its own document (-1 when it has none). */
-function classDocsOf(index: DocIndex): Int32Array {
-  let ids = classDocs.get(index);
-  if (!ids) {
-    classDocs.set(index, (ids = new Int32Array(index.classes.length).fill(-1)));
-    index.docs.forEach((d, id) => {
-      if (d.kind === 'class') ids![d.cls] = id;
-    });
-  }
-  return ids;
 }
 
 /** Ranks every matching document; returns the best `depth` as [id, score]. */
@@ -133,25 +144,15 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
   const prior = priorFor(index, plan.words, named, params);
   const kind = options.kind;
   const { slots, ids } = scratchFor(index);
-  let count = 0;
-  const clear = () => {
-    for (let k = 0; k < count; k++) slots[ids[k]] = 0;
-    count = 0;
-  };
   const engine = index.engine;
-  const owners = classDocsOf(index);
-  const score = (concepts: readonly Concept[]) => {
+  const score = (concepts: readonly Concept[], limit: number): Array<[number, number]> => {
+    let count = 0;
     let top = 0;
     const m = engine.match(concepts);
     for (let k = 0; k < m.count; k++) {
       const id = m.docs[k];
-      const d = index.docs[id];
-      if (kind !== undefined && d.kind !== kind) continue;
-      let v = m.scores[id];
-      // A member borrows part of its class's score: the class description says what the members are for.
-      if (params.classContext > 0 && owners[d.cls] >= 0) v += params.classContext * m.scores[owners[d.cls]];
-      v *= prior.plain ? prior.base[id] : priorOf(index, prior, params, id);
-      if (params.coverage > 0 && plan.ownWeight > 0) v *= Math.min(1, m.cover[id] / plan.ownWeight) ** params.coverage;
+      if (kind !== undefined && index.docs[id].kind !== kind) continue;
+      let v = m.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
       if (params.wholeName > 0) v *= 1 + params.wholeName * engine.nameShare(m, id) ** 2;
       if (v <= 0) continue;
       slots[id] = v;
@@ -165,26 +166,15 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
       if (slots[id] === 0) ids[count++] = id;
       slots[id] += share * (top || 1);
     }
+    const ranked = best(index, ids.subarray(0, count), (id) => slots[id], limit);
+    for (let k = 0; k < count; k++) slots[ids[k]] = 0;
+    return ranked;
   };
-  const bestOf = (limit: number) => best(index, ids.subarray(0, count), (id) => slots[id], limit);
-  score(plan.concepts);
-  if (params.feedback > 0) {
-    const extra = feedbackTerms(index, bestOf(params.feedbackDocs), plan.terms, params);
-    if (extra.size) {
-      clear();
-      // Each feedback term is a concept of its own, with its own idf.
-      const more = [...extra].map(([id, w]): Concept => ({ terms: new Map([[id, 1]]), idf: engine.idfOf(id), weight: w }));
-      score([...plan.concepts, ...more]);
-    }
-  }
-  let ranked = bestOf(Math.max(depth, params.proximity > 0 ? PROXIMITY_DEPTH : 0));
-  clear();
-  if (params.proximity > 0 && plan.own.length > 1) {
-    const pairs = plan.own.length - 1;
-    ranked = ranked.map(([id, s]): [number, number] => [id, s * (1 + (params.proximity * phrasePairs(index, id, plan.own)) / pairs)]);
-    ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  }
-  return ranked.slice(0, depth);
+  const variant = options.variant;
+  if (!variant?.rerank) return score(plan.concepts, depth);
+  const ranked = score(plan.concepts, Math.max(depth, variant.depth ?? 0));
+  const context = { index, query, plan, params, ranked, score: (concepts: readonly Concept[]) => score(concepts, ranked.length) };
+  return variant.rerank(context).slice(0, depth);
 }
 
 /** Higher score first; then the shorter name, then the earlier document (stable across runs). */
@@ -207,7 +197,8 @@ function best(index: DocIndex, ids: Iterable<number>, scoreOf: (id: number) => n
 export function search(index: DocIndex, query: string, options: SearchOptions): SearchHit[] {
   const params = options.params ?? RANKING;
   index.engine.tune(params.bm25f);
-  const plan = planQuery(index, query, params);
+  const plan = planQuery(index, query, params, options.variant?.vocabulary);
+  options.variant?.expand?.(index, plan, params);
   const ranked = rank(index, query, plan, options, options.limit);
   const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
   const exact = exactMatches(index, query).filter(wanted);

@@ -14,7 +14,7 @@ import {
   propertySignature,
   signalSignature,
   themeItemSignature,
-} from './signature.js';
+} from '../signature.js';
 
 export interface MethodOut extends Status {
   name: string;

@@ -1,6 +1,6 @@
 // One-line signatures in GDScript notation: `look_at(point: Vector2) -> void`,
 // `position: Vector2 = Vector2(0, 0)`, `toggled(toggled_on: bool)`, `NOTIFICATION_READY = 13`.
-import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, SignalDoc, ThemeItemDoc } from '../model.js';
+import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, SignalDoc, ThemeItemDoc } from './model.js';
 
 export function paramList(params: ParamDoc[], vararg = false): string {
   const parts = params.map((p) => `${p.name}: ${p.enum ?? p.type}${p.default !== undefined ? ` = ${p.default}` : ''}`);
