@@ -12,6 +12,8 @@ export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } f
 export { createMirror, globMatcher, templateVariables } from '../upstream/mirror.js';
 export type { Mirror, MirrorOptions } from '../upstream/mirror.js';
 export { checkUpstream, healthWaitMs } from '../upstream/health.js';
+export { createMirroredBackend } from './mirrored-backend.js';
+export type { MirroredBackend, MirroredBackendOptions } from './mirrored-backend.js';
 export { silentLogger } from '../lib/logger.js';
 export { formatIssueLines, issueLines } from '../lib/zod-issues.js';
 export type { IssueLine } from '../lib/zod-issues.js';
