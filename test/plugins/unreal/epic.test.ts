@@ -319,6 +319,36 @@ describe('both editor servers behind one backend', () => {
     expect(cli.stdout).toContain(`Epic's Unreal MCP is up at ${e.url} (protocol 2025-06-18)`);
   });
 
+  it('serves both through `mcphost serve --transport http` to a 2025-era and a 2026-era client, and `mcphost call` reaches both', async () => {
+    const tmp = tempDir();
+    const e = await epic({ registerMs: 10 });
+    const { startEditor } = await import('./fake-editor.js');
+    const ums = await startEditor({ real: true });
+    editors.push(ums);
+    writeConfig(tmp.dir, { plugins: { unreal: { epicUrl: e.url, url: ums.url, settleMs: 300 } } });
+    const server = await startHttp(['--plugins', 'unreal'], { cwd: tmp.dir });
+    servers.push(server);
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await server.connect(era);
+      const tools = await whenListed(client, ['unreal_get_project_config', 'unreal_ObjectTools_get_properties']);
+      expect(tools).toHaveLength(ALL_FLAT.length + 4);
+      const config = await client.callTool({ name: 'unreal_get_project_config', arguments: {} });
+      expect(config.structuredContent).toMatchObject({ engineVersion: { major: 5, minor: 6 } });
+      const props = await client.callTool({
+        name: 'unreal_ObjectTools_get_properties',
+        arguments: { instance: { refPath: '/Game/Maps/Arena.Arena:PersistentLevel.Sun' }, properties: ['Intensity'] },
+      });
+      expect(json(props)).toEqual({ returnValue: '{"Intensity":10}' });
+    }
+    for (const [tool, out] of [
+      ['get_project_config', /"engineVersion"/],
+      ['AgentSkillToolset_ListSkills', /LevelLayout/],
+    ] as const) {
+      const cli = await runCli(['call', 'unreal', tool], { cwd: tmp.dir });
+      expect(cli).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(out) });
+    }
+  });
+
   it('auto with only UnrealMCPServer running is healthy and says so; both is not, and names what is missing', async () => {
     const tmp = tempDir();
     const gone = await epic();
