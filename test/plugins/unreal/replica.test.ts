@@ -42,7 +42,10 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     expect(doctor.ok).toBe(true);
-    expect(doctor.plugins[0]).toMatchObject({ ok: true, message: `UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (protocol 2024-11-05, 4 tools)` });
+    expect(doctor.plugins[0]).toMatchObject({
+      ok: true,
+      message: `UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (protocol 2024-11-05, 4 tools)`,
+    });
     expect(doctor.plugins[0].health?.detail?.ums).toMatchObject({ health: 'initialize/ping (no /health)', protocolVersion: '2024-11-05' });
     expect(journalLines(journal)).toEqual(expect.arrayContaining(['GET /health 404', '/mcp initialize', '/mcp notifications/initialized']));
 

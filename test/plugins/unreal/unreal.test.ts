@@ -106,7 +106,10 @@ describe('unreal (seed fake editor)', () => {
     const e = await editor({ journal });
     writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), ...quiet });
-    expect(doctor.plugins[0]).toMatchObject({ ok: true, message: `UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (protocol 2025-03-26, 2 tools)` });
+    expect(doctor.plugins[0]).toMatchObject({
+      ok: true,
+      message: `UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (protocol 2025-03-26, 2 tools)`,
+    });
     expect(doctor.plugins[0].health?.detail?.ums).toMatchObject({ health: 'GET /health', protocolVersion: '2025-03-26' });
     expect(journalLines(journal)).toContain('GET /health');
   });
