@@ -5,11 +5,12 @@
 // lists every tool natively, and those are renamed the same way. Every call goes through the
 // editor's queue, and answers known to mean failure are marked as such (failures.ts).
 import { UnavailableError, type BackendContext, type CallContext, type ToolDef } from '../../../src/backend/index.js';
-import { createMirroredBackend, globMatcher, healthWaitMs } from '../../../src/kit/index.js';
+import { createMirroredBackend, healthWaitMs } from '../../../src/kit/index.js';
 import { EditorQueue } from '../editor-queue.js';
 import { EpicCatalog } from './catalog.js';
 import { toolsetCache } from './cache.js';
 import { failureOf, honest } from './failures.js';
+import { flatTools } from './flat.js';
 import { assignToolsetNames, flatName } from './names.js';
 
 export interface EpicSettings {
@@ -157,38 +158,16 @@ export function epicLeg() {
     };
   }
 
-  function flatTools(ctx: BackendContext<any>, cat: EpicCatalog): ToolDef[] {
-    const wanted = globMatcher(settings(ctx).epicToolsets);
-    const out: ToolDef[] = [];
-    for (const listed of cat.listed) {
-      const toolset = cat.described.get(listed.name);
-      const short = cat.shortNames.get(listed.name);
-      if (!toolset || !short || !(wanted(listed.name) || wanted(short))) continue;
-      for (const tool of toolset.tools) {
-        const toolName = tool.name.startsWith(`${listed.name}.`) ? tool.name.slice(listed.name.length + 1) : tool.name;
-        out.push({
-          name: flatName(short, listed.name, tool.name),
-          description: `${(tool.description ?? '').trim()}\n\n(Epic's Unreal MCP: ${listed.name}.${toolName})`.trim(),
-          input: { jsonSchema: { type: 'object', ...(tool.inputSchema ?? {}) } },
-          handler: async (args: unknown, call: CallContext<any>) => {
-            const result = await meta(
-              ctx,
-              'call_tool',
-              { toolset_name: listed.name, tool_name: toolName, arguments: (args ?? {}) as Record<string, unknown> },
-              call.signal,
-              call,
-            );
-            if (failureOf(result)?.id === 'unknown-toolset') {
-              // The toolset went away (a plugin was unloaded, RefreshTools ran): list them again.
-              cat.reset();
-              void ready(ctx, cat).catch(() => undefined);
-            }
-            return honest(result);
-          },
-        });
+  function flat(ctx: BackendContext<any>, cat: EpicCatalog): ToolDef[] {
+    return flatTools(cat, settings(ctx).epicToolsets, async (call, args) => {
+      const result = await meta(ctx, 'call_tool', args, call.signal, call);
+      if (failureOf(result)?.id === 'unknown-toolset') {
+        // The toolset went away (a plugin was unloaded, RefreshTools ran): list them again.
+        cat.reset();
+        void ready(ctx, cat).catch(() => undefined);
       }
-    }
-    return out;
+      return honest(result);
+    });
   }
 
   return {
@@ -213,7 +192,7 @@ export function epicLeg() {
       }
       if (search && settings(ctx).epicTools === 'meta') return upstream.filter((d) => META.includes(d.name)).map((d) => queued(ctx, d));
       if (search && up.client?.state === 'connected') await ready(ctx, cat);
-      return settings(ctx).epicTools === 'flat' ? flatTools(ctx, cat) : [];
+      return settings(ctx).epicTools === 'flat' ? flat(ctx, cat) : [];
     },
     start: (ctx: BackendContext<any>) => up.start(ctx),
     async stop() {

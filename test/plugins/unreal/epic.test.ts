@@ -11,7 +11,7 @@ import { isolatedEnv, runCli } from '../../helpers/cli.js';
 import { callInProcess, serveInProcess, type InProcessSession } from '../../helpers/in-process.js';
 import { startHttp, type HttpServer } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { freePort, journalLines, textOf, waitFor, whenListed, writeConfig } from '../../upstream/helpers.js';
+import { journalLines, textOf, waitFor, whenListed, writeConfig } from '../../upstream/helpers.js';
 import { startEpic, type EpicOptions, type FakeEditor } from './fake-editor.js';
 
 const editors: FakeEditor[] = [];
@@ -63,14 +63,11 @@ describe('unreal against Epic’s Unreal MCP (replica)', () => {
   it('publishes each toolset’s tools as they register, until the list stops changing', async () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
-    // mcphost first, the editor after it (as a user starts them): mcphost sees the toolsets register.
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}/mcp`;
-    // Registration gaps (0.5 s) stay under settleMs (1.5 s): the list counts as whole only once it is.
-    writeConfig(tmp.dir, epicOnly(url, { settleMs: 1_500 }));
+    // The editor has just started and registers a toolset every 0.8 s (5.6 s in all); the gaps stay
+    // under settleMs (2 s), so the list counts as whole only once it is.
+    const e = await epic({ journal, registerMs: 800 });
+    writeConfig(tmp.dir, epicOnly(e.url, { settleMs: 2_000 }));
     const { client } = await serve(tmp.dir);
-    expect((await client.listTools()).tools).toEqual([]);
-    await epic({ port, journal, registerMs: 500 });
     let changes = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
     const seen = new Set<number>();
@@ -81,7 +78,7 @@ describe('unreal against Epic’s Unreal MCP (replica)', () => {
         return tools.length === ALL_FLAT.length ? tools : undefined;
       },
       'every toolset to be published',
-      20_000,
+      30_000,
     );
     expect(tools.map((t) => t.name)).toEqual(ALL_FLAT);
     // It grew: the first toolsets were published before the last one registered.
@@ -154,6 +151,25 @@ describe('unreal against Epic’s Unreal MCP (replica)', () => {
     expect(unknown).toMatchObject({ isError: true, content: [{ text: 'Unknown toolset: Nope.NopeTools' }] });
   });
 
+  it('publishes only the toolsets epicToolsets names (full names, class names, globs)', async () => {
+    const tmp = tempDir();
+    const e = await epic({ registerMs: 10 });
+    writeConfig(tmp.dir, epicOnly(e.url, { epicToolsets: ['SceneTools', 'ToolsetRegistry.*', 'Niagara*'] }));
+    const { client } = await serve(tmp.dir);
+    const tools = await whenListed(client, ['unreal_SceneTools_get_current_level', 'unreal_AgentSkillToolset_ListSkills']);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'unreal_AgentSkillToolset_ListSkills',
+      'unreal_AgentSkillToolset_GetSkills',
+      'unreal_SceneTools_get_current_level',
+      'unreal_SceneTools_load_level',
+      'unreal_SceneTools_find_actors',
+      'unreal_NiagaraToolset_Assets_GetAssetDiscoveryInfo',
+      expect.stringMatching(/^unreal_NiagaraToolset_Blueprint_/),
+    ]);
+    expect(tools.length).toBeGreaterThan(0);
+  });
+
   it('mirrors the tools natively listed when tool search is off, renamed the same way and refreshed as they register', async () => {
     const tmp = tempDir();
     const e = await epic({ registerMs: 150, noToolSearch: true });
@@ -174,7 +190,7 @@ describe('unreal against Epic’s Unreal MCP (replica)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await epic({ journal, registerMs: 100 });
-    writeConfig(tmp.dir, epicOnly(e.url));
+    writeConfig(tmp.dir, epicOnly(e.url, { settleMs: 1_500 }));
     // Called right after the editor started: the last toolset registers 0.7 s later, and the call waits for it.
     const first = await callInProcess({
       cwd: tmp.dir,
