@@ -15,5 +15,7 @@ export { checkUpstream, healthWaitMs } from '../upstream/health.js';
 export { createMirroredBackend } from './mirrored-backend.js';
 export type { MirroredBackend, MirroredBackendOptions } from './mirrored-backend.js';
 export { silentLogger } from '../lib/logger.js';
+export { fileKind, NotRegularFileError, openRegularFile, readRegularFile, readRegularFileSync } from '../lib/regular-file.js';
+export type { FileKind } from '../lib/regular-file.js';
 export { formatIssueLines, issueLines } from '../lib/zod-issues.js';
 export type { IssueLine } from '../lib/zod-issues.js';
