@@ -17,6 +17,38 @@ export type ForkSend = (action: string, params?: Record<string, unknown>, option
 /** The only inputs the fork's set_config changes (BuildOps.set_config). */
 export const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod', 'enemyLevel'];
 
+/**
+ * What set_config also takes in the API proposed upstream, PathOfBuildingCommunity/PathOfBuilding
+ * PR #9505 (Ian Andersen's `api-stdio` branch, the fork's origin): "enemy stat overrides", "charge
+ * toggles", "condition flags", "buff/enemy modifiers", as its description lists them. Same wire
+ * (`{action, params}` in, `{ok, …}` out, the `{ready:true}` banner: ianderse/pob-mcp
+ * src/pobLuaBridge.ts @3e71c14, the client written against it), so the two are told apart by what
+ * they answer: the PR's get_build_info reads the class from `build.spec.curClassName`, the fork's
+ * from a field PoB does not have, so only the PR's names the class.
+ */
+export const PR9505_CONFIG_KEYS = [
+  ...FORK_CONFIG_KEYS,
+  'enemyFireResist',
+  'enemyColdResist',
+  'enemyLightningResist',
+  'enemyChaosResist',
+  'enemyArmour',
+  'enemyEvasion',
+  'usePowerCharges',
+  'useFrenzyCharges',
+  'useEnduranceCharges',
+  'conditionFortify',
+  'conditionLeeching',
+  'conditionShockedGround',
+  'buffOnslaught',
+  'enemyIsBoss',
+];
+
+/** The API of PR #9505 (get_build_info names the class), rather than the fork's. */
+async function isPr9505(send: ForkSend): Promise<boolean> {
+  return typeof objectOf((await send('get_build_info')).info).className === 'string';
+}
+
 /** `{ok:false, error}` as a ToolError carrying the fork's own text. */
 export function forkFailure(answer: Answer, action: string): ToolError {
   const text = typeof answer.error === 'string' && answer.error !== '' ? answer.error : `PoB refused ${action} (no reason given)`;
@@ -211,13 +243,17 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
   get_config: async (send) => ({ input: objectOf((await send('get_config')).config) }),
   async set_config(send, p) {
     const input = objectOf(p.input);
+    const beyondFork = Object.keys(input).some((k) => !FORK_CONFIG_KEYS.includes(k));
+    const known = beyondFork && (await isPr9505(send)) ? PR9505_CONFIG_KEYS : FORK_CONFIG_KEYS;
     const unsupported = [
-      ...Object.keys(input).filter((k) => !FORK_CONFIG_KEYS.includes(k)),
+      ...Object.keys(input).filter((k) => !known.includes(k)),
       ...(Array.isArray(p.clear) ? (p.clear as string[]) : []).map((k) => `${k} (clearing)`),
     ];
     if (unsupported.length > 0)
       throw new ToolError(
-        `config not changed: over the pob-api fork, pob_lua_set_config sets only ${FORK_CONFIG_KEYS.join(', ')}; not ${unsupported.join(', ')}`,
+        known === FORK_CONFIG_KEYS
+          ? `config not changed: over the pob-api fork, pob_lua_set_config sets only ${FORK_CONFIG_KEYS.join(', ')} (the API proposed upstream in PoB PR #9505 also sets ${PR9505_CONFIG_KEYS.slice(FORK_CONFIG_KEYS.length).join(', ')}); not ${unsupported.join(', ')}`
+          : `config not changed: over PoB's headless API (PR #9505), pob_lua_set_config sets only ${PR9505_CONFIG_KEYS.join(', ')}; not ${unsupported.join(', ')}`,
         { code: 'BAD_CONFIG', data: { unsupported } },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;

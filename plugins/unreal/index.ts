@@ -1,133 +1,139 @@
-// unreal: the Unreal Editor's own MCP server (the UnrealMCPServer plugin, HTTP on port 30069,
-// request/response only: protocol 2024-11-05 in the released plugin, 2025-03-26 in the seed).
-// Its tools are published as `unreal_<tool>`, its resources and templates with their own URIs.
-// The editor is reached on first use and again after it restarts; while it is closed, the tools
-// it last listed stay listed (kept in the cache folder across runs) and answer what to start.
+// unreal: the Unreal Editor's MCP servers behind one backend — Epic's own Unreal MCP (UE 5.8+,
+// plugin ModelContextProtocol, http://127.0.0.1:8000/mcp) and the UnrealMCPServer plugin (port
+// 30069). `mode` picks which: auto uses whichever answers, and both when both do. Each editor server
+// is a mirrored MCP backend from the kit (the one mounted `servers` use too); its calls are queued
+// one at a time, and the editor's tools stay listed while it is closed and answer what to start.
 import * as z from 'zod';
-import { defineBackend, type Backend, type BackendContext, type HealthReport } from '../../src/backend/index.js';
-import { UpstreamClient, checkUpstream, createMirror, healthWaitMs, type Mirror } from '../../src/kit/index.js';
-import {
-  answered,
-  busy,
-  checkHealth,
-  describeDown,
-  editorBase,
-  listResourcesFallback,
-  notRunning,
-  readResourceFallback,
-  tidyContents,
-} from './editor.js';
+import { UnavailableError, defineBackend, type Backend, type BackendContext, type HealthReport } from '../../src/backend/index.js';
+import { epicLeg } from './epic/leg.js';
+import { umsLeg } from './ums.js';
+
+const MODES = ['auto', 'epic', 'unrealmcpserver', 'both'] as const;
 
 const configSchema = z.object({
   url: z
     .url({ protocol: /^https?$/ })
     .default('http://127.0.0.1:30069')
-    .describe('address of the editor’s UnrealMCPServer (its MCP endpoint is <url>/mcp)'),
+    .describe('address of the editor’s UnrealMCPServer plugin (its MCP endpoint is <url>/mcp)'),
+  epicUrl: z
+    .url({ protocol: /^https?$/ })
+    .default('http://127.0.0.1:8000/mcp')
+    .describe('MCP endpoint of Epic’s Unreal MCP in the editor (UE 5.8+: ServerPortNumber and ServerUrlPath change it)'),
+  mode: z
+    .enum(MODES)
+    .default('auto')
+    .describe('which editor server to use: auto (whichever answers, both when both do), epic, unrealmcpserver, both'),
+  epicTools: z
+    .enum(['flat', 'meta'])
+    .default('flat')
+    .describe('publish Epic’s toolsets’ tools as unreal_<Toolset>_<tool> (flat) or Epic’s three meta-tools as they are (meta)'),
+  epicToolsets: z.array(z.string()).default(['*']).describe('flat: only the toolsets matching these names or * globs (full or class name)'),
+  readyTimeoutMs: z.number().int().positive().default(60_000).describe('longest wait for Epic’s toolsets to finish registering'),
+  settleMs: z
+    .number()
+    .int()
+    .positive()
+    .default(2_000)
+    .describe('Epic’s toolsets count as registered once their list is unchanged this long'),
 });
 
 type Config = z.output<typeof configSchema>;
 
-/** -32601: the editor's /mcp does not implement the method (the seed's older builds serve resources on /-/ only). */
-const notOffered = (error: unknown) => (error as { code?: unknown })?.code === -32601;
-
 export default function unreal(): Backend<Config> {
-  let up: { client: UpstreamClient; mirror: Mirror; base: string } | undefined;
+  const epic = epicLeg();
+  const ums = umsLeg();
+  const legs = (ctx: BackendContext<Config>) => {
+    const { mode } = ctx.config;
+    return [...(mode === 'unrealmcpserver' ? [] : [{ name: 'epic', leg: epic }]), ...(mode === 'epic' ? [] : [{ name: 'ums', leg: ums }])];
+  };
 
-  function ensure(ctx: BackendContext<Config>) {
-    if (up) return up;
-    const base = editorBase(ctx.config.url);
-    const client = new UpstreamClient({
-      name: 'unreal',
-      label: `Unreal Editor at ${base}`,
-      target: { kind: 'http', url: `${base}/mcp` },
-      logger: ctx.logger,
-      sseFallback: false,
-      connectTimeoutMs: 10_000,
-      describeDown: (reason) => describeDown(base, reason),
-      onListChanged: (kind) => ctx.notifyListChanged(kind),
-    });
-    const viaMcp = async () => Boolean((await client.connect()).getServerCapabilities()?.resources);
-    const mirror = createMirror({
-      name: 'unreal',
-      client,
-      logger: ctx.logger,
-      cacheDir: ctx.cacheDir,
-      async listResources() {
-        if (await viaMcp()) {
-          try {
-            return (await client.request((c) => c.listResources(undefined, client.listOptions()))).resources;
-          } catch (error) {
-            if (!notOffered(error)) throw error;
-          }
-        }
-        return listResourcesFallback(base);
-      },
-      async readResource(uri, signal) {
-        if (await viaMcp()) {
-          try {
-            return tidyContents(await client.request((c) => c.readResource({ uri }, { signal }), signal));
-          } catch (error) {
-            if (!notOffered(error)) throw error;
-          }
-        }
-        return tidyContents(await readResourceFallback(base, uri, signal));
-      },
-    });
-    up = { client, mirror, base };
-    return up;
+  /** What every leg lists; a leg that is down is left out unless every leg is (then its error is the answer). */
+  async function gather<T>(ctx: BackendContext<Config>, list: (leg: typeof epic | typeof ums) => Promise<T[]>): Promise<T[]> {
+    const results = await Promise.allSettled(legs(ctx).map(({ leg }) => list(leg)));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length === results.length && failed.length > 0)
+      throw combined(
+        ctx,
+        failed.map((f) => f.reason),
+      );
+    return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
   }
 
-  /** The round trip the tools go through; the editor answers one request at a time, so a long tool holds it. */
-  async function roundTrip(ctx: BackendContext<Config>) {
-    const { client, mirror } = ensure(ctx);
-    const { answered } = await checkUpstream(client, mirror, ctx);
-    return { ok: answered && client.state === 'connected', status: client.status(), tools: mirror.toolCount() };
+  function combined(ctx: BackendContext<Config>, errors: unknown[]): unknown {
+    if (errors.length === 1) return errors[0];
+    const messages = errors.map((e) => (e as Error)?.message ?? String(e));
+    if (!errors.every((e) => (e as { code?: unknown })?.code === 'UNAVAILABLE')) return errors[0];
+    return new UnavailableError(`Unreal Editor not reachable: ${messages.join('; ')}`, { cause: errors[0] });
   }
 
   return defineBackend<Config>({
     name: 'unreal',
-    version: '0.1.0',
-    description: 'Unreal Editor (UnrealMCPServer plugin): the editor’s tools and resources',
+    version: '0.2.0',
+    description: 'Unreal Editor: Epic’s Unreal MCP (UE 5.8+) and the UnrealMCPServer plugin, their tools and resources',
     configSchema,
-    env: { url: 'UNREAL_MCP_URL' },
-    tools: (ctx) => ensure(ctx).mirror.tools(ctx),
-    prompts: (ctx) => ensure(ctx).mirror.prompts(ctx),
-    resources: (ctx) => ensure(ctx).mirror.resources(ctx),
-    resourceTemplates: (ctx) => ensure(ctx).mirror.resourceTemplates(ctx),
+    env: {
+      url: 'UNREAL_MCP_URL',
+      epicUrl: 'UNREAL_EPIC_MCP_URL',
+      mode: 'UNREAL_MODE',
+      epicTools: 'UNREAL_EPIC_TOOLS',
+    },
+    async tools(ctx) {
+      const seen = new Set<string>();
+      return (await gather(ctx, (leg) => leg.tools(ctx))).filter((t) => {
+        if (seen.has(t.name)) {
+          ctx.logger.warn(`unreal: ${t.name} is listed by both editor servers; UnrealMCPServer's is published`);
+          return false;
+        }
+        seen.add(t.name);
+        return true;
+      });
+    },
+    prompts: (ctx) => gather(ctx, (leg) => leg.up.prompts(ctx)),
+    resources: (ctx) => gather(ctx, (leg) => leg.up.resources(ctx)),
+    resourceTemplates: (ctx) => gather(ctx, (leg) => leg.up.resourceTemplates(ctx)),
     async start(ctx) {
       // A call finds the editor here first: "not running at …, start it" rather than a failed request.
-      await ensure(ctx).client.connect();
+      // With two editor servers a tool names its own when its server is down, so only one is awaited.
+      const results = await Promise.allSettled(legs(ctx).map(({ leg }) => leg.start(ctx)));
+      if (results.length === 1 && results[0].status === 'rejected') throw results[0].reason;
     },
     async stop() {
-      await up?.client.close();
+      await Promise.allSettled([epic.stop(), ums.stop()]);
     },
     async health(ctx): Promise<HealthReport> {
-      const { client, base } = ensure(ctx);
-      // GET /health decides where the editor serves it; the released plugin does not (404), and an
-      // MCP round trip decides. Either way the round trip runs: it is what the tools go through.
-      const endpoint = await checkHealth(base, healthWaitMs(ctx));
-      const early = (message: string) => ({ ok: false, message, detail: { url: base, ...client.status() } });
-      if (endpoint.kind === 'down') return early(notRunning(base, endpoint.reason));
-      if (endpoint.kind === 'error') return early(answered(base, endpoint.what));
-      if (endpoint.kind === 'busy') return early(busy(base, 'GET /health', healthWaitMs(ctx)));
-      const trip = await roundTrip(ctx);
-      const detail = {
-        url: base,
-        health: endpoint.kind === 'ok' ? 'GET /health' : 'initialize/ping (no /health)',
-        ...trip.status,
-        ...(trip.tools !== undefined && { tools: trip.tools }),
+      const { mode } = ctx.config;
+      const reports = await Promise.all(
+        legs(ctx).map(async ({ name, leg }) => ({ name, report: leg === epic ? await epicHealth(ctx) : await ums.health(ctx) })),
+      );
+      const up = reports.filter((r) => r.report.ok);
+      const ok = mode === 'both' ? up.length === reports.length : up.length > 0;
+      // auto: say which server answered; a server that is not running is no fault while another one serves.
+      const shown = mode === 'auto' && up.length > 0 ? up : reports;
+      return {
+        ok,
+        message: shown.map((r) => r.report.message).join('; '),
+        detail: { mode, ...Object.fromEntries(reports.map((r) => [r.name, { ok: r.report.ok, ...r.report.detail }])) },
       };
-      if (!trip.ok) {
-        const message =
-          trip.status.state === 'connected'
-            ? busy(base, 'ping and tools/list', healthWaitMs(ctx))
-            : trip.status.state === 'connecting'
-              ? busy(base, 'initialize', healthWaitMs(ctx))
-              : client.unavailable(trip.status.lastError ?? trip.status.state).message;
-        return { ok: false, message, detail };
-      }
-      const server = trip.status.server ? `${trip.status.server.name} ${trip.status.server.version}` : 'UnrealMCPServer';
-      return { ok: true, message: `${server} is up at ${base}${trip.tools !== undefined ? ` (${trip.tools} tools)` : ''}`, detail };
     },
   });
+
+  async function epicHealth(ctx: BackendContext<Config>): Promise<HealthReport> {
+    const url = ctx.config.epicUrl;
+    const { status, detail, registered } = await epic.report(ctx);
+    if (status.state === 'connected' && status.answered) {
+      const name = status.server?.name ? `${status.server.name} ${status.server.version}`.trim() : "Epic's Unreal MCP";
+      return { ok: true, message: `${name} is up at ${url} (protocol ${status.protocolVersion ?? '?'}): ${registered}`, detail };
+    }
+    if (status.state === 'connected' || status.state === 'connecting')
+      return {
+        ok: false,
+        message: `Epic's Unreal MCP at ${url} did not answer in time: is the editor busy (a modal dialog, a compile)?`,
+        detail,
+      };
+    return {
+      ok: false,
+      message: epic.up.client?.unavailable(status.lastError ?? status.state).message ?? `Epic's Unreal MCP at ${url} is down`,
+      detail,
+    };
+  }
 }

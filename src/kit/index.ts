@@ -12,6 +12,8 @@ export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } f
 export { createMirror, globMatcher, templateVariables } from '../upstream/mirror.js';
 export type { Mirror, MirrorOptions } from '../upstream/mirror.js';
 export { checkUpstream, healthWaitMs } from '../upstream/health.js';
+export { createMirroredBackend } from './mirrored-backend.js';
+export type { MirroredBackend, MirroredBackendOptions } from './mirrored-backend.js';
 export { silentLogger } from '../lib/logger.js';
 export { fileKind, NotRegularFileError, openRegularFile, readRegularFile, readRegularFileSync } from '../lib/regular-file.js';
 export type { FileKind } from '../lib/regular-file.js';

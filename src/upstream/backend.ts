@@ -1,10 +1,10 @@
 // A `servers.<name>` entry of .mcprc mounted as a backend named <name>: the upstream's tools are
 // published as `<name>_<tool>`, its prompts likewise, its resources and templates as they are.
-import type { Backend, BackendContext, HealthReport } from '../backend/types.js';
+import type { Backend, HealthReport } from '../backend/types.js';
 import type { UpstreamServerConfig } from '../config/schema.js';
-import { UpstreamClient, type UpstreamTarget } from './client.js';
-import { createMirror, type Mirror } from './mirror.js';
-import { checkUpstream, healthWaitMs } from './health.js';
+import { createMirroredBackend } from '../kit/mirrored-backend.js';
+import type { UpstreamTarget } from './client.js';
+import { healthWaitMs } from './health.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };
@@ -13,31 +13,11 @@ export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
 
 export function createUpstreamBackend(name: string, server: UpstreamServerConfig, env: NodeJS.ProcessEnv): Backend {
   const target = upstreamTarget(server);
-  let up: { client: UpstreamClient; mirror: Mirror } | undefined;
-
-  /** The client is built on first use, from the first context the host hands over. */
-  function ensure(ctx: BackendContext) {
-    if (up) return up;
-    const client = new UpstreamClient({
-      name,
-      target,
-      env,
-      logger: ctx.logger,
-      connectTimeoutMs: server.connectTimeoutMs,
-      keepAlive: server.eager === true,
-      onListChanged: (kind) => ctx.notifyListChanged(kind),
-    });
-    const mirror = createMirror({
-      name,
-      client,
-      logger: ctx.logger,
-      allowedTools: server.allowedTools,
-      blockedTools: server.blockedTools,
-      cacheDir: ctx.cacheDir,
-    });
-    up = { client, mirror };
-    return up;
-  }
+  const up = createMirroredBackend({
+    name,
+    client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true }),
+    mirror: () => ({ allowedTools: server.allowedTools, blockedTools: server.blockedTools }),
+  });
 
   const where = target.kind === 'http' ? `at ${target.url}` : `\`${[target.command, ...(target.args ?? [])].join(' ')}\``;
   const fix =
@@ -48,23 +28,18 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
   return {
     name,
     get version() {
-      return up?.client.status().server?.version ?? 'upstream';
+      return up.client?.status().server?.version ?? 'upstream';
     },
     description: `MCP server ${where}`,
-    tools: (ctx) => ensure(ctx).mirror.tools(ctx),
-    prompts: (ctx) => ensure(ctx).mirror.prompts(ctx),
-    resources: (ctx) => ensure(ctx).mirror.resources(ctx),
-    resourceTemplates: (ctx) => ensure(ctx).mirror.resourceTemplates(ctx),
-    async start(ctx) {
-      await ensure(ctx).client.connect();
-    },
-    async stop() {
-      await up?.client.close();
-    },
+    tools: up.tools,
+    prompts: up.prompts,
+    resources: up.resources,
+    resourceTemplates: up.resourceTemplates,
+    start: up.start,
+    stop: () => up.stop(),
     async health(ctx): Promise<HealthReport> {
-      const { client, mirror } = ensure(ctx);
-      const status = await checkUpstream(client, mirror, ctx);
-      const tools = mirror.toolCount();
+      const { client } = up.ensure(ctx);
+      const { tools, ...status } = await up.check(ctx);
       const detail = { ...status, ...(tools !== undefined && { tools }) };
       if (status.state === 'connected' && !status.answered) {
         return {

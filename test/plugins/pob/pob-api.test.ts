@@ -299,3 +299,36 @@ describe("the fork's own stdio API, spawned by mcphost", () => {
     });
   });
 });
+
+describe('the headless API proposed upstream (PathOfBuildingCommunity/PathOfBuilding PR #9505), over stdio', () => {
+  const pob = path.join(tmp.dir, 'pob-pr9505/src');
+  for (const file of ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', 'API/Handlers.lua']) {
+    mkdirSync(path.dirname(path.join(pob, file)), { recursive: true });
+    writeFileSync(path.join(pob, file), '-- stands in for the PR branch: POB_ARGS runs the replica\n');
+  }
+  let s: PobSession;
+  beforeAll(async () => {
+    s = await pobSession(tmp.dir, {
+      POB_LUA_ENABLED: '1',
+      POB_FORK_PATH: pob,
+      POB_CMD: process.execPath,
+      POB_ARGS: `${REPLICA} --stdio --api pr9505`,
+    });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('names the class, and sets the config inputs the PR adds; the fork’s own limits are not applied to it', async () => {
+    const info = await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 30 }), name: 'mine' });
+    expect(info).toEqual({ name: 'mine', level: 30, className: 'Witch', ascendClassName: 'Occultist', treeVersion: '3_0' });
+    const set = await s.ok('pob_lua_set_config', { input: { useFrenzyCharges: true, enemyIsBoss: 'Pinnacle', bandit: 'Alira' } });
+    expect(set.input).toMatchObject({ useFrenzyCharges: true, enemyIsBoss: 'Pinnacle', bandit: 'Alira' });
+    expect((await s.ok('pob_lua_get_config')).input).toMatchObject({ useFrenzyCharges: true, enemyIsBoss: 'Pinnacle' });
+    const unknown = await s.fails('pob_lua_set_config', { input: { conditionOnConsecratedGround: true } });
+    expect(unknown).toMatchObject({
+      code: 'BAD_CONFIG',
+      message: expect.stringMatching(/over PoB's headless API \(PR #9505\), .*enemyIsBoss; not conditionOnConsecratedGround$/),
+    });
+  });
+});

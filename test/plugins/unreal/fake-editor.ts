@@ -7,6 +7,8 @@ import { FIXTURES } from '../../helpers/paths.js';
 export const EDITOR = path.join(FIXTURES, 'unreal/editor.mjs');
 /** The replica of the released UnrealMCPServer plugin (see its header). */
 export const REPLICA = path.join(FIXTURES, 'unreal/unreal-mcp-server.mjs');
+/** The replica of Epic's Unreal MCP in UE 5.8 (see its header). */
+export const EPIC = path.join(FIXTURES, 'unreal/epic-mcp-server.mjs');
 
 export interface FakeEditor {
   port: number;
@@ -35,4 +37,26 @@ export async function startEditor(options: EditorOptions & { real?: boolean } = 
   if (options.compileMs !== undefined) args.push('--compile-ms', String(options.compileMs));
   const server = await startFixtureServer(options.real ? REPLICA : EDITOR, args, options.real ? 'UnrealMCPServer replica' : 'fake editor');
   return { ...server, url: `http://127.0.0.1:${server.port}` };
+}
+
+export interface EpicOptions {
+  port?: number;
+  journal?: string;
+  /** Milliseconds between two toolsets registering (the replica's default 200). */
+  registerMs?: number;
+  /** How long each tool call holds the game thread (default 10). */
+  callMs?: number;
+  /** bEnableToolSearch=False: every tool listed natively. */
+  noToolSearch?: boolean;
+}
+
+/** The replica of Epic's Unreal MCP as a real process; `url` is its MCP endpoint. */
+export async function startEpic(options: EpicOptions = {}): Promise<FakeEditor> {
+  const args = ['--port', String(options.port ?? 0)];
+  if (options.journal) args.push('--journal', options.journal);
+  if (options.registerMs !== undefined) args.push('--register-ms', String(options.registerMs));
+  if (options.callMs !== undefined) args.push('--call-ms', String(options.callMs));
+  if (options.noToolSearch) args.push('--no-tool-search');
+  const server = await startFixtureServer(EPIC, args, 'Epic Unreal MCP replica');
+  return { ...server, url: `http://127.0.0.1:${server.port}/mcp` };
 }

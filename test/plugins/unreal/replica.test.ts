@@ -39,11 +39,14 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await replica({ journal });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     expect(doctor.ok).toBe(true);
-    expect(doctor.plugins[0]).toMatchObject({ ok: true, message: `UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (4 tools)` });
-    expect(doctor.plugins[0].health?.detail).toMatchObject({ health: 'initialize/ping (no /health)', protocolVersion: '2024-11-05' });
+    expect(doctor.plugins[0]).toMatchObject({
+      ok: true,
+      message: `UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (protocol 2024-11-05, 4 tools)`,
+    });
+    expect(doctor.plugins[0].health?.detail?.ums).toMatchObject({ health: 'initialize/ping (no /health)', protocolVersion: '2024-11-05' });
     expect(journalLines(journal)).toEqual(expect.arrayContaining(['GET /health 404', '/mcp initialize', '/mcp notifications/initialized']));
 
     const { registry } = await serve(tmp.dir);
@@ -51,14 +54,14 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
       const h = (await registry.health()).unreal;
       return h.ok ? h : undefined;
     }, 'serve’s /health to see the editor');
-    expect(health.message).toBe(`UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (4 tools)`);
+    expect(health.message).toBe(`UnrealMCPServer 0.1.0 (5.6.1) is up at ${e.url} (protocol 2024-11-05, 4 tools)`);
   });
 
   it('reads unreal+t3d:///Game/… through the editor’s own template, and reports its errors as its answers', async () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await replica({ journal });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     await whenListed(client, ['unreal_query_asset']);
     const { resourceTemplates } = await client.listResourceTemplates();
@@ -83,7 +86,7 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
   it('reads it in a one-shot command too (`mcphost read`), where the editor is reached only then', async () => {
     const tmp = tempDir();
     const e = await replica();
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { registry } = await openHost({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     try {
       const read = await registry.readResource(BP_PLAYER);
@@ -98,7 +101,7 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     const journal = path.join(tmp.dir, 'editor.log');
     const logs: string[] = [];
     const e = await replica({ journal, compileMs: 1_200 });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir, (line) => logs.push(line));
     await whenListed(client, ['unreal_query_asset']);
     const found = await client.callTool({ name: 'unreal_query_asset', arguments: { assetPath: '/Game/Maps/Arena.Arena' } });
@@ -107,8 +110,10 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     expect(missing.isError).toBe(true);
     expect(JSON.parse(textOf(missing))).toMatchObject({ bSuccess: false, error: 'Missing required parameter: command' });
 
-    // The compile holds the game thread; the cancel mcphost sends on timeout is answered -32601 after
-    // it, which is no error: the next call is served and nothing is logged.
+    // The compile holds the game thread. The caller gives up at its timeout, but mcphost keeps the
+    // compile's place until the editor answers it and sends no cancel (the plugin cannot stop a tool):
+    // the next call reaches the editor only after the compile, never beside it.
+    const started = Date.now();
     const timedOut = await client.callTool({
       name: 'unreal_request_editor_compile',
       arguments: { timeoutSeconds: 60 },
@@ -116,18 +121,22 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     });
     expect(timedOut.isError).toBe(true);
     expect(textOf(timedOut)).toMatch(/timed out after 300 ms/);
+    expect(Date.now() - started).toBeLessThan(1_000);
     const after = await client.callTool({ name: 'unreal_query_asset', arguments: { assetPath: '/Game/Nope.Nope' } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
     expect(after.structuredContent).toMatchObject({ bExists: false, assetPath: '/Game/Nope.Nope' });
-    expect(journalLines(journal)).toEqual(
-      expect.arrayContaining(['/mcp tools/call request_editor_compile', '/mcp notifications/cancelled']),
-    );
+    const lines = journalLines(journal);
+    expect(lines.slice(lines.indexOf('/mcp tools/call request_editor_compile'))).toEqual([
+      '/mcp tools/call request_editor_compile',
+      '/mcp tools/call query_asset',
+    ]);
     expect(logs).toEqual([]);
   });
 
   it('reports an editor whose game thread is busy as busy, not as down', async () => {
     const tmp = tempDir();
     const e = await replica({ compileMs: 5_000 });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client, registry } = await serve(tmp.dir);
     await whenListed(client, ['unreal_request_editor_compile']);
     const compiling = client.callTool({ name: 'unreal_request_editor_compile', arguments: { timeoutSeconds: 60 } }).catch(() => undefined);
@@ -145,7 +154,7 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
   it('keeps the editor’s tools listed while it is closed, across an mcphost restart, and says to start it', async () => {
     const tmp = tempDir();
     const e = await replica();
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const first = await serve(tmp.dir);
     const listed = (await whenListed(first.client, ['unreal_query_asset'])).map((t) => t.name);
     await e.stop();

@@ -37,7 +37,7 @@ describe('unreal (seed fake editor)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     const tools = await whenListed(client, ['unreal_get_level_actors']);
     expect(tools.map((t) => t.name).sort()).toEqual(['unreal_get_level_actors', 'unreal_search_assets']);
@@ -64,7 +64,7 @@ describe('unreal (seed fake editor)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal, mcpResources: false });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     await whenListed(client, ['unreal_get_level_actors']);
     const { resources } = await client.listResources();
@@ -90,7 +90,7 @@ describe('unreal (seed fake editor)', () => {
   it('says how to fix it when the editor is not running, and doctor agrees', async () => {
     const tmp = tempDir();
     const port = await freePort();
-    writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}` } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}`, mode: 'unrealmcpserver' } } });
     const message = `Unreal Editor not running at http://127.0.0.1:${port}: start it with the UnrealMCPServer plugin enabled (connection refused)`;
     await expect(callInProcess({ cwd: tmp.dir, plugin: 'unreal', tool: 'get_level_actors', ...quiet })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
@@ -104,17 +104,20 @@ describe('unreal (seed fake editor)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const e = await editor({ journal });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), ...quiet });
-    expect(doctor.plugins[0]).toMatchObject({ ok: true, message: `UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (2 tools)` });
-    expect(doctor.plugins[0].health?.detail).toMatchObject({ health: 'GET /health', protocolVersion: '2025-03-26' });
+    expect(doctor.plugins[0]).toMatchObject({
+      ok: true,
+      message: `UnrealMCPServer 0.1.0 (5.4.4) is up at ${e.url} (protocol 2025-03-26, 2 tools)`,
+    });
+    expect(doctor.plugins[0].health?.detail?.ums).toMatchObject({ health: 'GET /health', protocolVersion: '2025-03-26' });
     expect(journalLines(journal)).toContain('GET /health');
   });
 
   it('reports an HTTP error from a running editor as what it answered', async () => {
     const tmp = tempDir();
     const e = await editor({ failCalls: 500 });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: e.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     await whenListed(client, ['unreal_get_level_actors']);
     const failed = await client.callTool({ name: 'unreal_get_level_actors', arguments: {} });
@@ -129,7 +132,7 @@ describe('unreal (seed fake editor)', () => {
     const tmp = tempDir();
     const journal = path.join(tmp.dir, 'editor.log');
     const first = await editor({ journal });
-    writeConfig(tmp.dir, { plugins: { unreal: { url: first.url } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: first.url, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     await whenListed(client, ['unreal_get_level_actors']);
     expect((await client.callTool({ name: 'unreal_get_level_actors', arguments: {} })).isError).toBeFalsy();
@@ -151,7 +154,7 @@ describe('unreal (seed fake editor)', () => {
   it('publishes the editor’s tools once it starts after mcphost did', async () => {
     const tmp = tempDir();
     const port = await freePort();
-    writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}` } } });
+    writeConfig(tmp.dir, { plugins: { unreal: { url: `http://127.0.0.1:${port}`, mode: 'unrealmcpserver' } } });
     const { client } = await serve(tmp.dir);
     expect((await client.listTools()).tools).toEqual([]);
     let announced!: () => void;
