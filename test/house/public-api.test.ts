@@ -107,7 +107,6 @@ describe('public entry points', () => {
         'ProcessErrorCode',
         'ProcessStats',
         'RequestOptions',
-        'Requester',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',
