@@ -1,7 +1,8 @@
 // How long a PoB worker may take to start, to load a build, and to answer anything else. Each
 // budget starts at its setting; when a worker is stopped for running past one, the next attempt of
-// that kind gets twice as long (up to 8 times the setting). On a machine too busy for the
-// settings, a retry therefore succeeds instead of being killed at the same point every time.
+// that kind gets twice as long (up to 16 times the setting, so a build that really hangs PoB costs
+// a bounded time per attempt). On a machine too busy for the settings, a retry therefore succeeds
+// instead of being killed at the same point every time.
 import type { Logger } from '../../src/backend/index.js';
 
 export type BudgetKind = 'start' | 'load' | 'request';
@@ -12,7 +13,7 @@ const SETTING: Record<BudgetKind, string> = {
   request: 'plugins.pob.timeoutMs (POB_TIMEOUT_MS)',
 };
 
-const MAX_FACTOR = 8;
+const MAX_FACTOR = 16;
 
 export class Budgets {
   private readonly base: Record<BudgetKind, number>;
@@ -40,8 +41,8 @@ export class Budgets {
 
   /** One sentence for an error message: what ran out and what the retry gets. */
   describe(kind: BudgetKind, spent: number, next: number): string {
-    const retry = next > spent ? `the next ${kind === 'request' ? 'request' : kind} gets ${next} ms` : `raise ${SETTING[kind]}`;
-    return `${retry} (a busy machine is slower; the setting is ${SETTING[kind]})`;
+    if (next > spent) return `the next ${kind} gets ${next} ms (a busy machine is slower; the setting is ${SETTING[kind]})`;
+    return `it had ${MAX_FACTOR} times its setting already: raise ${SETTING[kind]} if this machine is that slow`;
   }
 
   snapshot(): Record<BudgetKind, number> {
