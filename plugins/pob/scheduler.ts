@@ -1,12 +1,10 @@
-// Who runs next on the PoB workers: start-time fair queueing over clients (keyed by
-// ctx.client.id). A call is tagged, when it arrives, with the later of the system's virtual time
-// (the tag of the call last given a worker) and the end of its client's previous call; the lowest
-// tag runs first. So a client with a backlog has its calls tagged one after another, and a call
-// from anyone else is tagged below all but the first of them: it waits for the calculation in
-// progress on a worker, never behind the backlog. Among calls with one tag (one round), a call
-// for the build a free worker already holds goes first, which saves a load; a call whose build a
-// busy worker holds waits for that worker rather than loading the build a second time. Past the
-// bounds (per client, all together) a call is refused at once: busy, retry in a moment.
+// Who runs next on the PoB workers: round-robin over clients (keyed by ctx.client.id), one call
+// per client per round. A client with a backlog has one call served per round, so a call from
+// anyone else waits for the calculation in progress on a worker and at most one call of each
+// other client, never behind the backlog. Within a round, a call for the build a free worker
+// already holds goes first (no load); a call whose build a busy worker holds waits for that worker
+// rather than loading the build a second time, and the free worker serves the next round meanwhile.
+// Past the bounds (per client, all together) a call is refused at once: busy, retry in a moment.
 import { ToolError } from '../../src/backend/index.js';
 
 export interface Job {
@@ -22,10 +20,15 @@ export interface Job {
 
 interface Waiting {
   job: Job;
-  tag: number;
   seq: number;
   grant(slot: number): void;
   fail(error: Error): void;
+}
+
+/** One client's calls, in arrival order, and the round of its next turn. */
+interface Line {
+  round: number;
+  waiting: Waiting[];
 }
 
 interface Slot {
@@ -40,12 +43,14 @@ export interface QueueLimits {
   perClient: number;
 }
 
+type Rank = [number, number, number];
+
 export class FairQueue {
   private readonly slots: Slot[];
-  private waiting: Waiting[] = [];
-  private readonly finish = new Map<string, number>();
-  private readonly perClient = new Map<string, number>();
-  private virtual = 0;
+  private readonly lines = new Map<string, Line>();
+  private readonly pinned: Waiting[] = [];
+  private round = 0;
+  private total = 0;
   private seq = 0;
   private clock = 0;
   private closedWith?: Error;
@@ -59,7 +64,7 @@ export class FairQueue {
 
   /** Calls waiting for a worker. */
   get queued(): number {
-    return this.waiting.length;
+    return this.total;
   }
 
   get busy(): number {
@@ -71,17 +76,16 @@ export class FairQueue {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (signal?.aborted) return Promise.reject(signal.reason);
     const pinned = job.slot !== undefined;
-    const mine = this.perClient.get(job.client) ?? 0;
+    const line = this.lines.get(job.client);
+    const mine = line?.waiting.length ?? 0;
     if (!pinned && mine >= this.limits.perClient)
       return Promise.reject(
         busyError(`${mine} calls of this client are already waiting for a worker (at most ${this.limits.perClient})`, mine),
       );
-    if (!pinned && this.waiting.length >= this.limits.total)
+    if (!pinned && this.total >= this.limits.total)
       return Promise.reject(
-        busyError(`${this.waiting.length} calls are waiting for its ${this.slots.length} workers (at most ${this.limits.total})`, mine),
+        busyError(`${this.total} calls are waiting for its ${this.slots.length} workers (at most ${this.limits.total})`, mine),
       );
-    const tag = pinned ? -Infinity : Math.max(this.virtual, this.finish.get(job.client) ?? -Infinity);
-    if (!pinned) this.finish.set(job.client, tag + 1);
     return new Promise<number>((resolve, reject) => {
       const done = () => {
         signal?.removeEventListener('abort', onAbort);
@@ -89,7 +93,6 @@ export class FairQueue {
       };
       const entry: Waiting = {
         job,
-        tag,
         seq: this.seq++,
         grant: (slot) => {
           done();
@@ -102,8 +105,15 @@ export class FairQueue {
       };
       const onAbort = () => entry.fail(signal!.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(entry);
-      this.perClient.set(job.client, mine + 1);
+      if (pinned) this.pinned.push(entry);
+      else {
+        // A client that comes back is due this round, not in a round it missed.
+        const own = line ?? { round: this.round, waiting: [] };
+        own.round = Math.max(own.round, this.round);
+        own.waiting.push(entry);
+        this.lines.set(job.client, own);
+        this.total++;
+      }
       this.pump();
     });
   }
@@ -120,51 +130,71 @@ export class FairQueue {
   /** Refuses every waiting and later call with `error`. */
   close(error: Error): void {
     this.closedWith = error;
-    for (const entry of [...this.waiting]) entry.fail(error);
+    for (const entry of [...this.pinned, ...[...this.lines.values()].flatMap((l) => l.waiting)]) entry.fail(error);
   }
 
   private drop(entry: Waiting): void {
-    const at = this.waiting.indexOf(entry);
+    const pinnedAt = this.pinned.indexOf(entry);
+    if (pinnedAt >= 0) return void this.pinned.splice(pinnedAt, 1);
+    const line = this.lines.get(entry.job.client);
+    const at = line?.waiting.indexOf(entry) ?? -1;
     if (at < 0) return;
-    this.waiting.splice(at, 1);
-    const left = (this.perClient.get(entry.job.client) ?? 1) - 1;
-    if (left > 0) this.perClient.set(entry.job.client, left);
-    else this.perClient.delete(entry.job.client);
+    line!.waiting.splice(at, 1);
+    this.total--;
   }
 
   private pump(): void {
     for (;;) {
       const choice = this.choose();
       if (!choice) return;
-      const { entry, slot } = choice;
+      const { entry, slot, line } = choice;
       const s = this.slots[slot];
       s.busy = true;
       s.key = entry.job.changesKey ? undefined : entry.job.key;
       s.lastUsed = ++this.clock;
-      if (entry.tag > this.virtual) this.virtual = entry.tag;
-      this.forgetIdleClients();
+      if (line) line.round = Math.max(line.round, this.round) + 1;
       entry.grant(slot);
     }
   }
 
-  /** The lowest (tag, not-already-held, arrival) call that some free worker may take, and that worker. */
-  private choose(): { entry: Waiting; slot: number } | undefined {
+  /**
+   * The call a free worker takes: a pinned one first; then the lowest (round, not-already-held,
+   * arrival), each client offering its oldest call that some free worker may take.
+   */
+  private choose(): { entry: Waiting; slot: number; line?: Line } | undefined {
     const free = this.slots.flatMap((s, i) => (s.busy ? [] : [i]));
     if (free.length === 0) return undefined;
-    const demanded = new Set(this.waiting.map((w) => w.job.key).filter((k) => k !== undefined));
-    let best: { entry: Waiting; slot: number; rank: [number, number, number] } | undefined;
-    for (const entry of this.waiting) {
-      const slot = this.slotFor(entry.job, free, demanded);
-      if (slot === undefined) continue;
-      const held = entry.job.key !== undefined && this.slots[slot].key === entry.job.key ? 0 : 1;
-      const rank: [number, number, number] = [entry.tag, held, entry.seq];
-      if (!best || lower(rank, best.rank)) best = { entry, slot, rank };
+    for (const entry of this.pinned) if (free.includes(entry.job.slot!)) return { entry, slot: entry.job.slot! };
+    this.advanceRound();
+    const demanded = new Set([...this.lines.values()].flatMap((l) => l.waiting.map((w) => w.job.key)).filter((k) => k !== undefined));
+    let best: { entry: Waiting; slot: number; line: Line; rank: Rank } | undefined;
+    for (const line of this.lines.values()) {
+      for (const entry of line.waiting) {
+        const slot = this.slotFor(entry.job, free, demanded);
+        if (slot === undefined) continue;
+        const held = entry.job.key !== undefined && this.slots[slot].key === entry.job.key ? 0 : 1;
+        const rank: Rank = [line.round, held, entry.seq];
+        if (!best || lower(rank, best.rank)) best = { entry, slot, line, rank };
+        break;
+      }
     }
-    return best && { entry: best.entry, slot: best.slot };
+    return best;
+  }
+
+  /** The round moves on once no waiting client is due in it; clients with nothing waiting are forgotten. */
+  private advanceRound(): void {
+    let next = Infinity;
+    for (const [client, line] of this.lines) {
+      if (line.waiting.length === 0) {
+        if (line.round <= this.round) this.lines.delete(client);
+        continue;
+      }
+      next = Math.min(next, line.round);
+    }
+    if (next !== Infinity && next > this.round) this.round = next;
   }
 
   private slotFor(job: Job, free: number[], demanded: Set<string>): number | undefined {
-    if (job.slot !== undefined) return free.includes(job.slot) ? job.slot : undefined;
     if (job.key !== undefined) {
       const holding = free.find((i) => this.slots[i].key === job.key);
       if (holding !== undefined) return holding;
@@ -175,15 +205,9 @@ export class FairQueue {
     const order = [...free].sort((a, b) => this.slots[a].lastUsed - this.slots[b].lastUsed);
     return order.find((i) => !demanded.has(this.slots[i].key!)) ?? order[0];
   }
-
-  /** A client whose last call ends at or before the virtual time has no credit left to remember. */
-  private forgetIdleClients(): void {
-    if (this.finish.size < 1024) return;
-    for (const [client, end] of this.finish) if (end <= this.virtual && !this.perClient.has(client)) this.finish.delete(client);
-  }
 }
 
-function lower(a: [number, number, number], b: [number, number, number]): boolean {
+function lower(a: Rank, b: Rank): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
   return false;
 }
