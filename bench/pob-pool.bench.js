@@ -8,8 +8,9 @@
 //     client alone; and how many of the flood's calls ran on its worker between its call arriving
 //     and running (the fair queue's promise: at most the one in progress when it arrived).
 //  3. The first load (start + load + stats) of a fresh worker with default budgets, then the same
-//     with two busy loops pinning both cores: the time it took, and how many attempts (a timeout
-//     loop would never end; with the budgets it is one attempt).
+//     with two busy loops pinning both cores, then with the seed's 10 s budgets on that loaded
+//     machine: the time it took, and how many attempts (before the budgets doubled, every retry
+//     of a load past 10 s failed the same way).
 // The machine's load (os.loadavg) is printed with each part: other processes change the figures.
 // Run after `npm run build`: `node bench/pob-pool.bench.js` (BENCH_CALLS: calls per client).
 import { spawn } from 'node:child_process';
@@ -164,8 +165,11 @@ async function flood() {
   }
 }
 
-async function firstLoad(label) {
-  const pool = makePool(1, { lua: { enabled: true, workers: 1, store: path.join(tmp, `store-${label}`) } });
+async function firstLoad(label, budgets = {}) {
+  const pool = makePool(1, {
+    lua: { enabled: true, workers: 1, store: path.join(tmp, `store-${label.replace(/\W+/g, '-')}`) },
+    ...budgets,
+  });
   const t0 = now();
   let attempts = 0;
   let error;
@@ -184,7 +188,7 @@ async function firstLoad(label) {
     }
     const out = { ms: Math.round(now() - t0), attempts, ok: error === undefined, loadavg: load(), budgets: pool.budgets.snapshot() };
     console.log(
-      `first load (start + load + stats), ${label}: ${out.ms} ms in ${attempts} attempt(s)${error ? `, failed: ${error}` : ''} (load average ${out.loadavg})`,
+      `first load (start + load + stats), ${label}: ${out.ms} ms in ${attempts} attempt(s)${error ? `, failed: ${error}` : ''}; budgets then start ${out.budgets.start} ms, load ${out.budgets.load} ms (load average ${out.loadavg})`,
     );
     return out;
   } finally {
@@ -211,8 +215,18 @@ try {
   const fairness = await flood();
   const quiet = await firstLoad('as the machine is');
   const busy = await withBusyLoops(() => firstLoad('two busy loops pinning both cores'));
+  // The budgets the seed had (10 s per request, loads included): the doubling is what ends the retries.
+  const seedBudgets = await withBusyLoops(() =>
+    firstLoad('two busy loops, 10 s start and load budgets', { startTimeoutMs: 10_000, loadTimeoutMs: 10_000 }),
+  );
   console.log(
-    JSON.stringify({ bench: 'pob-pool', pob: REAL ? 'real' : 'fake', throughput: [one, two], fairness, firstLoad: { quiet, busy } }),
+    JSON.stringify({
+      bench: 'pob-pool',
+      pob: REAL ? 'real' : 'fake',
+      throughput: [one, two],
+      fairness,
+      firstLoad: { quiet, busy, seedBudgets },
+    }),
   );
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -100,8 +100,10 @@ export class PobPool {
   /** Queues the call, runs it on a worker, and answers; the caller's signal ends the wait, never the worker's work. */
   async run<T>(task: PoolTask<T>): Promise<PoolAnswer<T>> {
     const values = this.buildsAsValues;
-    if (values && task.build && !this.workers.some((w) => w.holding === task.build) && !(await this.store.has(task.build)))
-      throw this.unknownBuild(task.build);
+    // An id nobody here holds or has seen is looked up before the call waits its turn.
+    const build = task.build;
+    if (values && build && !this.workers.some((w) => w.holding === build) && !this.store.knows(build) && !(await this.store.has(build)))
+      throw this.unknownBuild(build);
     const key = values ? (task.build ?? task.load?.id) : undefined;
     const slot = await this.queue.acquire({ client: task.client, key, changesKey: task.mutates }, task.signal);
     const worker = this.workers[slot];

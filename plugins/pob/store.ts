@@ -44,6 +44,8 @@ const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'E
 export class BuildStore {
   private writes = 0;
   private pruning?: Promise<void>;
+  /** Ids this process wrote or read, newest last: a call naming one needs no look at the folder to be queued. */
+  private readonly seen = new Set<string>();
 
   constructor(readonly options: StoreOptions) {}
 
@@ -72,7 +74,19 @@ export class BuildStore {
         );
     }
     if (this.writes++ % PRUNE_EVERY === 0) void this.prune();
+    this.remember(id);
     return id;
+  }
+
+  /** True for an id this process stored or read (the file may have been pruned since: `get` tells). */
+  knows(id: string): boolean {
+    return this.seen.has(id);
+  }
+
+  private remember(id: string): void {
+    this.seen.delete(id);
+    this.seen.add(id);
+    if (this.seen.size > this.options.maxBuilds) this.seen.delete(this.seen.values().next().value!);
   }
 
   /** The build's XML, or undefined when the store does not hold it (or holds a damaged copy). */
@@ -92,6 +106,7 @@ export class BuildStore {
     }
     const now = new Date();
     await utimes(this.file(id), now, now).catch(() => undefined);
+    this.remember(id);
     return text;
   }
 
