@@ -1,13 +1,15 @@
 // What answers the imhex tools: ImHex's MCP Integration plugin over TCP, stock ImHex's own MCP
 // server through `imhex --mcp`, or a local file. Arguments reach a provider
 // already checked (offsets ≥ 0, counts within the limit, hex parsed); results follow the protocol.
-import type { HealthReport, ProgressUpdate } from '../../src/backend/index.js';
+import type { ClientInfo, HealthReport, ProgressUpdate } from '../../src/backend/index.js';
 import type { Pattern } from './hex.js';
 import type { OffsetInfo, ReadBytesResult, SearchResult, Selection, SetSelectionResult, WriteBytesResult } from './protocol.js';
 
 export interface ProviderCall {
   signal: AbortSignal;
   progress?(update: ProgressUpdate): void;
+  /** Who is calling: what mcphost itself keeps (a local file's selection) is kept per client. */
+  client?: ClientInfo;
 }
 
 export interface SearchRequest {

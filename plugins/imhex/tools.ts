@@ -12,7 +12,7 @@ import { checkCount, checkMaxResults, checkOffset, checkRange } from './validate
 
 export type ProviderFor = (ctx: CallContext<ImHexConfig>) => Promise<ImHexProvider>;
 
-const call = (ctx: CallContext<ImHexConfig>): ProviderCall => ({ signal: ctx.signal, progress: ctx.progress });
+const call = (ctx: CallContext<ImHexConfig>): ProviderCall => ({ signal: ctx.signal, progress: ctx.progress, client: ctx.client });
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {

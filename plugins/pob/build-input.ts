@@ -1,8 +1,9 @@
 // A build argument is raw XML, a share code, or the path of a file holding either. Reading it
 // never blocks the event loop on a large input, and anything past the size cap is refused.
-import { stat, readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../../src/backend/index.js';
+import { fileKind, NotRegularFileError, readRegularFile } from '../../src/kit/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
 
@@ -19,15 +20,22 @@ function isXml(text: string): boolean {
   return /^\uFEFF?\s*</.test(text);
 }
 
-async function fileAt(candidate: string): Promise<{ file: string; size: number } | undefined> {
+async function fileAt(candidate: string, field: string): Promise<{ file: string; size: number } | undefined> {
   if (candidate.length > 4096 || candidate.includes('\n')) return undefined;
-  try {
-    const resolved = path.resolve(candidate);
-    const info = await stat(resolved);
-    return info.isFile() ? { file: resolved, size: info.size } : undefined;
-  } catch {
-    return undefined;
-  }
+  const resolved = path.resolve(candidate);
+  const info = await stat(resolved).catch(() => undefined);
+  if (!info) return undefined;
+  // A FIFO, socket or device would block the read (or never end): refused by its type, at once.
+  const kind = fileKind(info);
+  if (kind) throw notAFile(field, new NotRegularFileError(resolved, kind));
+  return { file: resolved, size: info.size };
+}
+
+function notAFile(field: string, error: NotRegularFileError): ToolError {
+  return new ToolError(`${field}: ${error.path} is a ${error.kind}, not a regular file: give build XML, a share code, or a build file`, {
+    code: 'BAD_BUILD',
+    data: { field, file: error.path, kind: error.kind },
+  });
 }
 
 function looksLikePath(text: string): boolean {
@@ -41,11 +49,15 @@ export async function readBuildText(input: string, field = 'build'): Promise<Bui
   if (text === '')
     throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
-  const found = await fileAt(text);
+  const found = await fileAt(text, field);
   if (found) {
     const { file, size } = found;
     if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
-    const content = (await readFile(file, 'utf8')).trim();
+    const content = (
+      await readRegularFile(file, 'utf8').catch((error: unknown) => {
+        throw error instanceof NotRegularFileError ? notAFile(field, error) : error;
+      })
+    ).trim();
     if (isXml(content)) return { xml: content, source: 'file', file };
     if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${file})`), source: 'file', file };
     throw new ToolError(`${field}: ${file} holds neither build XML nor a share code`, { code: 'BAD_BUILD', data: { field, file } });

@@ -27,6 +27,8 @@ export interface OneShotRequest extends OpenOptions {
   signal?: AbortSignal;
   /** Progress of the call; `logLevel` says whether the user wants to see it. */
   onProgress?: (update: ProgressUpdate, logLevel: HostLogLevel) => void;
+  /** Told `timeouts.shutdownMs` once the config is read (how long an interrupted call may take to stop). */
+  onShutdownMs?: (ms: number) => void;
 }
 
 export interface OneShotPrepared {
@@ -45,6 +47,7 @@ export interface OneShotPrepared {
 export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>): Promise<OneShotPrepared> {
   const opened = await openConfig(request);
   const { resolved, logger } = opened;
+  request.onShutdownMs?.(resolved.config.timeouts.shutdownMs);
   const target = request.plugin
     ? { plugin: request.plugin, tool: request.tool }
     : targetOfPublished(request.tool, knownBackends(resolved, request.installed, request.builtinRoot));

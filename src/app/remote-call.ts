@@ -21,6 +21,7 @@ const NO_CLIENT_DEADLINE_MS = 2 ** 31 - 1;
 
 export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOutcome> {
   const { resolved, logger, logLevel } = await openConfig(request);
+  request.onShutdownMs?.(resolved.config.timeouts.shutdownMs);
   const url = request.url.href;
   // The token `mcphost serve` would require in this same directory (flag-less: env, then .mcprc).
   const token = resolved.config.http.token;

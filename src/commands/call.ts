@@ -5,6 +5,7 @@ import { UsageError } from '../app/tool-args.js';
 import { readCallFlags, splitArgv } from '../cli/call-argv.js';
 import { CALL_FLAGS, oclifFlags } from '../cli/flags.js';
 import { HostCommand } from '../cli/host-command.js';
+import { DEFAULT_SHUTDOWN_MS, onInterrupt } from '../cli/interrupt.js';
 import { progressLine } from '../cli/progress.js';
 import { renderResult } from '../cli/render.js';
 
@@ -52,7 +53,7 @@ export default class Call extends HostCommand {
     const argsJson = flags.args === '-' ? await text(process.stdin) : flags.args;
 
     const abort = new AbortController();
-    process.once('SIGINT', () => abort.abort('interrupted'));
+    const interrupt = onInterrupt(abort, DEFAULT_SHUTDOWN_MS);
     const progress = progressLine({ json: flags.json });
     const request = {
       ...this.hostOptions({ config: flags.config, 'log-level': flags.logLevel, quiet: flags.quiet }),
@@ -62,6 +63,7 @@ export default class Call extends HostCommand {
       timeoutMs: flags.timeoutMs,
       signal: abort.signal,
       onProgress: progress.update,
+      onShutdownMs: (ms: number) => interrupt.setDeadline(ms),
     };
     let outcome;
     try {
@@ -77,6 +79,8 @@ export default class Call extends HostCommand {
       throw error;
     } finally {
       progress.stop();
+      // A signal during the report still ends the process within the deadline (the listeners stay for that).
+      if (!abort.signal.aborted) interrupt.dispose();
     }
     const failure = failureOf(outcome);
     if (failure) throw failure;

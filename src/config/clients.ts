@@ -7,9 +7,10 @@
 //   claude-desktop  user: claude_desktop_config.json {mcpServers} in ~/Library/Application Support/Claude
 //                   (macOS), %APPDATA%\Claude (Windows), ~/.config/Claude (Linux). mcporter's code reads
 //                   settings.json there, its docs claude_desktop_config.json; Anthropic documents the latter.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readRegularFileSync } from '../lib/regular-file.js';
 import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
 import { isPlainObject } from './layers.js';
@@ -62,7 +63,7 @@ export function readClientFile(where: ClientFile, projectDir: string, env: NodeJ
   if (!existsSync(where.file)) return undefined;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(where.file, 'utf8'));
+    raw = JSON.parse(readRegularFileSync(where.file, 'utf8'));
   } catch (error) {
     throw new ConfigError(
       `Cannot read ${where.client}'s ${where.file}: ${(error as Error).message} (fix it, or set \`imports: []\` in .mcprc to stop reading it)`,

@@ -1,4 +1,5 @@
 // Finds `.mcprc` (and its siblings) with cosmiconfig, searching up from the working directory.
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { projectClientServers, type ClientKind, type ClientServers } from './clients.js';
@@ -6,6 +7,7 @@ import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
 import { IMPORT_KINDS } from './schema.js';
 import { loadYaml } from './yaml.js';
+import { assertRegularIfPresent, NotRegularFileError } from '../lib/regular-file.js';
 
 export const SEARCH_PLACES = [
   'package.json',
@@ -46,6 +48,16 @@ export async function findConfig(options: FindOptions): Promise<FoundConfig> {
   return clients.length > 0 ? { ...found, clients } : found;
 }
 
+/** The files the search may read: each search place from the working directory up to where it stops. */
+function searchedFiles(options: FindOptions): string[] {
+  const stop = path.resolve(options.stopDir ?? homedir());
+  const files: string[] = [];
+  for (let dir = path.resolve(options.cwd); ; dir = path.dirname(dir)) {
+    for (const place of SEARCH_PLACES) files.push(path.join(dir, place));
+    if (dir === stop || path.dirname(dir) === dir) return files;
+  }
+}
+
 async function findMcprc(options: FindOptions): Promise<FoundConfig> {
   // YAML through our loader (bounded aliases); an explicit file with an extension cosmiconfig does
   // not know (.mcprc.example, .mcprc.local) is read as YAML, which takes JSON too.
@@ -62,9 +74,14 @@ async function findMcprc(options: FindOptions): Promise<FoundConfig> {
   });
   let result;
   try {
+    // cosmiconfig reads what it finds; a FIFO or device under a config's name would block it for good.
+    for (const candidate of options.file ? [path.resolve(options.cwd, options.file)] : searchedFiles(options))
+      assertRegularIfPresent(candidate);
     result = options.file ? await explorer.load(path.resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
+    if (error instanceof NotRegularFileError)
+      throw new ConfigError(`Cannot read config ${error.path}: ${error.message}; remove it or rename it`, [], error.path);
     const file = options.file ? path.resolve(options.cwd, options.file) : undefined;
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;
     throw new ConfigError(`Cannot read config${file ? ` ${file}` : ''}: ${reason}`, [], file);

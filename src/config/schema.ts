@@ -72,6 +72,13 @@ export const hostConfigSchema = z.strictObject({
         .default(4 * 1024 * 1024),
       sessionIdleMs: positiveMs.default(30 * 60_000).describe('a 2025-era session idle this long is closed'),
       maxSessions: z.number().int().positive().default(1000).describe('sessions kept at once; the longest idle is closed first'),
+      replicaId: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'letters, digits and dashes (up to 63), starting with a letter or digit')
+        .optional()
+        .describe(
+          'this replica behind a load balancer: 2025-era session ids start with `<replicaId>.`, so the balancer routes a session back',
+        ),
     })
     .prefault({}),
   timeouts: z
@@ -110,6 +117,7 @@ export const HOST_ENV: Record<string, string> = {
   'http.host': 'MCPHOST_HOST',
   'http.port': 'MCPHOST_PORT',
   'http.token': 'MCPHOST_TOKEN',
+  'http.replicaId': 'MCPHOST_REPLICA_ID',
   'timeouts.toolMs': 'MCPHOST_TIMEOUT_MS',
   'log.level': 'MCPHOST_LOG_LEVEL',
   cacheDir: 'MCPHOST_CACHE_DIR',

@@ -17,5 +17,7 @@ export { createMirror, globMatcher, templateVariables } from '../upstream/mirror
 export type { Mirror, MirrorOptions } from '../upstream/mirror.js';
 export { checkUpstream, healthWaitMs } from '../upstream/health.js';
 export { silentLogger } from '../lib/logger.js';
+export { fileKind, NotRegularFileError, openRegularFile, readRegularFile, readRegularFileSync } from '../lib/regular-file.js';
+export type { FileKind } from '../lib/regular-file.js';
 export { formatIssueLines, issueLines } from '../lib/zod-issues.js';
 export type { IssueLine } from '../lib/zod-issues.js';

@@ -6,7 +6,7 @@ import type { Logger, ProgressUpdate, ToolResult } from '../backend/types.js';
 import { isToolError } from '../backend/errors.js';
 import { issueLines } from '../lib/zod-issues.js';
 import { CancelledError, ShutdownError, TimeoutError } from './errors.js';
-import { argumentsTooLarge, capText, clampTimeout, measure, type Limits } from './limits.js';
+import { argumentsTooLarge, capText, clampTimeout, MAX_RESULT_DEPTH, measure, type Limits } from './limits.js';
 import { errorOutcome, resultError, toToolResult, type CallOutcome } from './result.js';
 import { argsErrorText, checkArgs, shortLines } from './schemas.js';
 import type { CallOptions, PublishedTool } from './registry.js';
@@ -111,7 +111,8 @@ export function tooLargeResult(value: unknown, limits: Limits): string | undefin
   const cap = limits.resultBytes;
   // Counting stops a little past the cap: enough to name the size of one huge string exactly.
   const stop = cap * 4;
-  const { bytes, complete } = measure(value, stop);
+  const { bytes, complete, depth } = measure(value, stop);
+  if (depth > MAX_RESULT_DEPTH) return `result nests deeper than ${MAX_RESULT_DEPTH} levels: it cannot be sent; flatten it`;
   if (bytes <= cap) return undefined;
   const size = complete ? bytes.toLocaleString('en') : `more than ${bytes.toLocaleString('en')}`;
   return `result too large (${size} bytes, cap ${cap.toLocaleString('en')}): narrow the request (a smaller range, fewer results, a more specific query), or raise limits.resultBytes`;

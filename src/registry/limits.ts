@@ -78,26 +78,37 @@ function tooManyValues(
  * to its JSON size, without building the JSON. Stops counting once past `stopAbove` (`complete`
  * then says whether anything was left uncounted).
  */
-export function measure(value: unknown, stopAbove = Number.POSITIVE_INFINITY): { bytes: number; complete: boolean } {
+export function measure(value: unknown, stopAbove = Number.POSITIVE_INFINITY): { bytes: number; complete: boolean; depth: number } {
   let bytes = 0;
-  const stack: unknown[] = [value];
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0 && bytes <= stopAbove) {
-    const item = stack.pop();
+    const [item, depth] = stack.pop()!;
     if (typeof item === 'string') bytes += Buffer.byteLength(item, 'utf8') + 2;
     else if (item === null || typeof item !== 'object') bytes += 4;
-    else if (Array.isArray(item)) {
-      bytes += 2 + item.length;
-      for (const child of item) stack.push(child);
-    } else {
-      bytes += 2;
-      for (const key in item) {
-        bytes += Buffer.byteLength(key, 'utf8') + 4;
-        stack.push((item as Record<string, unknown>)[key]);
+    else {
+      if (depth > deepest) deepest = depth;
+      if (Array.isArray(item)) {
+        bytes += 2 + item.length;
+        for (const child of item) stack.push([child, depth + 1]);
+      } else {
+        bytes += 2;
+        for (const key in item) {
+          bytes += Buffer.byteLength(key, 'utf8') + 4;
+          stack.push([(item as Record<string, unknown>)[key], depth + 1]);
+        }
       }
     }
   }
-  return { bytes, complete: stack.length === 0 };
+  return { bytes, complete: stack.length === 0, depth: deepest };
 }
+
+/**
+ * Nesting a result may have. Turning a value into JSON recurses once per level, and a mounted
+ * server's answer 100,000 levels deep overflowed the stack on its way to the client, so the call
+ * was never answered; no real answer comes near this.
+ */
+export const MAX_RESULT_DEPTH = 512;
 
 /** `text`, cut to `max` characters with a note of how much was left out. */
 export function capText(text: string, max = MAX_ERROR_CHARS): string {

@@ -18,7 +18,7 @@ import { HostClient } from './clients.js';
 import { InvalidParamsError, RegistryError, ResultTooLargeError, ShutdownError, UnknownNameError } from './errors.js';
 import { withDeadline } from './deadline.js';
 import { runTool, tooLargeResult } from './invoke.js';
-import { argumentsTooLarge, DEFAULT_LIMITS, type Limits } from './limits.js';
+import { argumentsTooLarge, clampTimeout, DEFAULT_LIMITS, type Limits } from './limits.js';
 import { closest, publicName } from './names.js';
 import { toReadContents, type CallOutcome } from './result.js';
 import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
@@ -383,15 +383,36 @@ export class Registry {
   /** Aborts running calls, waits for them, then stops every backend. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // Bounded by the shutdown deadline: a call that ignores its abort, or a stop() that never
+      // resolves, is reported and left behind (the process exits and its exit hooks kill children).
+      const ms = clampTimeout(this.options.timeouts.shutdownMs);
+      const until = Date.now() + ms;
+      const left = () => Math.max(0, until - Date.now());
       this.shutdown.abort(new ShutdownError());
-      await Promise.allSettled([...this.inFlight]);
+      const calls = [...this.inFlight];
+      if (!(await settledWithin(calls, left()))) this.options.logger.warn(`shutdown: ${calls.length} call(s) still running after ${ms} ms`);
       this.localClient.close(this.options.logger);
-      const results = await Promise.allSettled(this.hosts.map((h) => h.stop()));
-      results.forEach((r, i) => {
-        if (r.status === 'rejected')
-          this.options.logger.warn(`${this.hosts[i].name}: stop failed: ${(r.reason as Error)?.message ?? r.reason}`);
-      });
+      const stops = this.hosts.map((h) =>
+        h.stop().catch((error: Error) => this.options.logger.warn(`${h.name}: stop failed: ${error?.message ?? error}`)),
+      );
+      const done = new Set<number>();
+      stops.forEach((p, i) => void p.then(() => done.add(i)));
+      if (!(await settledWithin(stops, left()))) {
+        const stuck = this.hosts.filter((_, i) => !done.has(i)).map((h) => h.name);
+        this.options.logger.warn(`shutdown: ${stuck.join(', ')} did not stop within ${ms} ms`);
+      }
     })();
     return this.closing;
+  }
+}
+
+/** Whether every promise settled within `ms`. */
+async function settledWithin(promises: Array<Promise<unknown>>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }

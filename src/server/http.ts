@@ -29,6 +29,8 @@ export interface HttpSettings {
   sessionIdleMs: number;
   /** Sessions kept at once; past it, the longest idle is closed. */
   maxSessions: number;
+  /** Leads every session id (`<replicaId>.<uuid>`): a load balancer routes the session back to this replica by it. */
+  replicaId?: string;
 }
 
 /** What tests replace: the clock (session expiry, the health cache). */
@@ -112,7 +114,7 @@ export async function serveOnHttp(
     const server = createServer(registry, info, { client });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }),
     });
     transport.onclose = () => {

@@ -8,6 +8,7 @@
 // once the first signal had removed ours, killing the host by the signal before any stop() ran.
 import type { Logger } from '../backend/types.js';
 import { clampTimeout } from '../registry/limits.js';
+import { killIfStillAlive } from '../lib/last-resort.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -15,6 +16,8 @@ export interface ShutdownOptions {
   logger: Logger;
   deadlineMs: number;
   exit?: (code: number) => void;
+  /** Called when the deadline passed, just before exiting (default: a watchdog that kills the process should exiting hang). */
+  onOverdue?: () => void;
   /** Where the signal listeners go (tests pass an emitter). */
   signals?: Pick<NodeJS.Process, 'on'>;
 }
@@ -42,6 +45,7 @@ export function installShutdown(options: ShutdownOptions): Shutdown {
     const ms = clampTimeout(deadlineMs);
     const force = setTimeout(() => {
       logger.warn(`shutdown took longer than ${ms} ms; exiting anyway`);
+      (options.onOverdue ?? (() => killIfStillAlive(process.pid)))();
       exit(0);
     }, ms);
     force.unref();

@@ -4,9 +4,17 @@
 // it short. A transport that failed is closed in the background: the error is reported at the
 // deadline, not after the child's shutdown grace; `cleanup` lets the owner wait for it on close.
 import { setMaxListeners } from 'node:events';
-import { Client, SdkHttpError, SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkHttpError,
+  SSEClientTransport,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import type { ListKind } from '../backend/types.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import type { UpstreamOptions, UpstreamTarget } from './types.js';
@@ -79,6 +87,7 @@ async function openStdio(ctx: OpenContext, target: Extract<UpstreamTarget, { kin
     cwd: target.cwd,
     env: { ...base, ...target.env },
     graceMs: ctx.options.graceMs,
+    maxMessageBytes: ctx.options.maxMessageBytes,
     onStderr: (line) => ctx.options.logger.debug(`stderr: ${line}`),
   });
   try {
@@ -92,14 +101,15 @@ async function openStdio(ctx: OpenContext, target: Extract<UpstreamTarget, { kin
 async function openHttp(ctx: OpenContext, target: Extract<UpstreamTarget, { kind: 'http' }>): Promise<Live> {
   const url = new URL(target.url);
   const requestInit: RequestInit = target.headers ? { headers: target.headers } : {};
+  const fetch = boundedFetch(ctx.options.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
   try {
-    return await handshake(ctx, new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http', target.url);
+    return await handshake(ctx, new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', target.url);
   } catch (error) {
     const status = error instanceof SdkHttpError ? error.status : undefined;
     if (ctx.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403)
       throw error;
     try {
-      return await handshake(ctx, new SSEClientTransport(url, { requestInit }), 'sse', target.url);
+      return await handshake(ctx, new SSEClientTransport(url, { requestInit, fetch }), 'sse', target.url);
     } catch (fallback) {
       throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, {
         cause: fallback,

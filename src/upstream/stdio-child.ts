@@ -3,8 +3,19 @@
 // `npx` or a shell script is stopped together with its own children), stops it with
 // stdin-close → SIGTERM → SIGKILL on short deadlines that fit the host's shutdown budget, keeps the
 // tail of its stderr for error messages, and kills every group still alive when the host exits.
+// What the child prints is input like any other: a line past `maxMessageBytes` (the SDK's own
+// ReadBuffer threw it out of a stream handler, which ended the whole host) stops that child, which
+// is then reported down and restarted like one that crashed; a line that is not a JSON-RPC message
+// is reported and skipped.
 import { execa, type ResultPromise } from 'execa';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  deserializeMessage,
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { LineChunks } from './line-chunks.js';
 
 export interface ChildSpec {
   command: string;
@@ -19,6 +30,8 @@ export interface ChildTransportOptions extends ChildSpec {
   graceMs?: number;
   /** Each stderr line (without the newline). */
   onStderr?(line: string): void;
+  /** Largest message (one stdout line) accepted, in bytes (default 10 MiB, the SDK's stdio limit). */
+  maxMessageBytes?: number;
 }
 
 export interface ChildExit {
@@ -68,7 +81,9 @@ export class ChildProcessTransport implements Transport {
 
   private readonly options: ChildTransportOptions;
   private child?: ResultPromise;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines: LineChunks;
+  /** Why mcphost stopped the child itself (a message past the limit), for the exit's description. */
+  private refused?: string;
   private readonly tail: string[] = [];
   private partialErr = '';
   private exited?: Promise<ChildExit>;
@@ -77,6 +92,7 @@ export class ChildProcessTransport implements Transport {
 
   constructor(options: ChildTransportOptions) {
     this.options = options;
+    this.lines = new LineChunks(options.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
   }
 
   get pid(): number | undefined {
@@ -91,6 +107,7 @@ export class ChildProcessTransport implements Transport {
   /** "`cmd args` exited with code 1: <last stderr lines>" (or "was killed by SIGKILL"). */
   describeExit(): string {
     const exit = this.exit;
+    if (this.refused) return `\`${this.commandLine()}\` ${this.refused}`;
     const how = !exit ? 'stopped' : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const tail = this.stderrTail().slice(-3).join(' | ');
     return `\`${this.commandLine()}\` ${how}${tail ? `: ${tail}` : ''}`;
@@ -153,18 +170,36 @@ export class ChildProcessTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
-    this.buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${(error as Error).message}`));
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+    if (this.refused) return;
+    const { lines, overflow } = this.lines.push(chunk);
+    for (const line of lines) this.deliver(line);
+    if (overflow) this.refuse(overflow);
+  }
+
+  private deliver(line: Buffer): void {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (error) {
+      this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
+      return;
     }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // Whatever a message makes the client throw stays with this server.
+      this.onerror?.(new Error(`a message from the server could not be handled: ${(error as Error).message}`));
+    }
+  }
+
+  /** The child sent more than the limit without a newline: nothing it says can be trusted to be whole, so it is stopped. */
+  private refuse(bytes: number): void {
+    const limit = this.lines.max;
+    this.refused = `sent a message larger than ${limit} bytes (at least ${bytes} bytes without a newline); mcphost refused it and stopped the server`;
+    this.onerror?.(new Error(this.refused));
+    void this.terminate();
   }
 
   private receiveErr(text: string): void {

@@ -35,6 +35,8 @@ export interface UpstreamOptions {
   sseFallback?: boolean;
   /** Reconnect (restart a child) in the background after the connection is lost, instead of on the next call. */
   keepAlive?: boolean;
+  /** Largest message accepted from the server, in bytes (default 10 MiB): a stdio line, a JSON answer or one event. */
+  maxMessageBytes?: number;
 }
 
 export interface UpstreamStatus {

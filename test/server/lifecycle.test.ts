@@ -16,6 +16,7 @@ function harness(deadlineMs: number) {
     logger: createLogger({ level: 'debug', write: (line) => void lines.push(line.trim()) }),
     deadlineMs,
     signals: signals as unknown as NodeJS.Process,
+    onOverdue: () => void lines.push('overdue'),
     exit: (code) => {
       exits.push(code);
       exited();
@@ -32,6 +33,7 @@ describe('shutdown', () => {
     await h.done;
     expect(h.exits).toEqual([0]);
     expect(h.lines).toContain('[mcphost] warn: shutdown took longer than 50 ms; exiting anyway');
+    expect(h.lines).toContain('overdue');
   });
 
   it('closes once, whatever the number of signals', async () => {

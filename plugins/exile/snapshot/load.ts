@@ -2,8 +2,7 @@
 // then one pass over the object graph that checks every value, resolves `$ref`s (shared and circular
 // objects become the same JS object) and shares equal enum values. Errors name the path:
 // `roots.Entities.$values[17].Position: ...`.
-import { readFile } from 'node:fs/promises';
-import { issueLines } from '../../../src/kit/index.js';
+import { issueLines, NotRegularFileError, readRegularFile } from '../../../src/kit/index.js';
 import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from './format.js';
 import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from './model.js';
 import { Snapshot } from './snapshot.js';
@@ -26,9 +25,17 @@ export class SnapshotLoadError extends Error {
 export async function loadSnapshot(file: string): Promise<Snapshot> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A FIFO or device under the snapshot's name is refused by its type instead of read without end.
+    text = await readRegularFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof NotRegularFileError)
+      throw new Error(
+        `snapshot ${file} is a ${error.kind}, not a regular file: set plugins.exile.snapshot (or --snapshot) to a snapshot file`,
+        {
+          cause: error,
+        },
+      );
     throw new Error(
       code === 'ENOENT'
         ? `snapshot ${file} does not exist: record one with \`mcphost exile:snapshot --out ${file}\``

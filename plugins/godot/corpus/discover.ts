@@ -94,6 +94,10 @@ export function discover(docDir: string, warn: (message: string) => void = () =>
         }
       } else if (!entry.isFile()) continue;
       const st = statSync(full);
+      if (!st.isFile()) {
+        warn(`skipping ${full}: it is not a regular file (a FIFO, socket, device or folder)`);
+        continue;
+      }
       files.push({ rel: path.relative(root, full).split(path.sep).join('/'), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) });
     }
   }

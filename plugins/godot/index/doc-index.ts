@@ -1,9 +1,10 @@
 // The loaded index: class and symbol tables with lookups by name, the inheritance chain, and full
 // class details parsed on demand from the class file (kept in a small cache).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DocKind, RawClass } from '../model.js';
 import { isInside } from '../corpus/discover.js';
+import { readClassFile } from '../corpus/read-file.js';
 import { parseClassXml } from '../parse/xml.js';
 import type { BuiltIndex } from './build.js';
 import type { Engine } from './engine.js';
@@ -136,7 +137,7 @@ export class DocIndex {
     const real = existsSync(file) ? realpathSync(file) : file;
     if (!isInside(this.root, file) || !isInside(this.root, real))
       throw new Error(`refusing to read ${file}: it is outside the doc folder ${this.root}`);
-    const raw = parseClassXml(readFileSync(real, 'utf8'), entry.file);
+    const raw = parseClassXml(readClassFile(real), entry.file);
     this.details.set(entry.name, raw);
     if (this.details.size > DETAIL_CACHE) this.details.delete(this.details.keys().next().value!);
     return raw;

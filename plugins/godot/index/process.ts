@@ -2,8 +2,8 @@
 // a partial index as it goes (so no file's text outlives its parse). Runs in a parse worker
 // (parse-worker.ts) or, for small folders, in the main thread. The anchor field is counted later,
 // once every file's anchors are known (build.ts).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readClassFile } from '../corpus/read-file.js';
 import { parseClassXml, XmlDocError } from '../parse/xml.js';
 import { entriesOf, type ClassEntries, type DocEntry } from './entries.js';
 import type { PartialIndex, PartialData } from './partial.js';
@@ -47,7 +47,7 @@ export function processFiles(root: string, tasks: FileTask[], partial: PartialIn
   const files: FileResult[] = [];
   tasks.forEach((task, n) => {
     try {
-      const parsed = entriesOf(parseClassXml(readFileSync(path.join(root, task.rel), 'utf8'), task.rel), task.rel);
+      const parsed = entriesOf(parseClassXml(readClassFile(path.join(root, task.rel)), task.rel), task.rel);
       const firstDoc = partial.size;
       for (const d of parsed.docs) partial.add(d.fields);
       const docs = parsed.docs.map(({ entry, summary }) => ({ entry, summary }));

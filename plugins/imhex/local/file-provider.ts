@@ -3,14 +3,14 @@
 // file; offsets go up to Number.MAX_SAFE_INTEGER. Opened read-only unless `writable`; writes never
 // grow the file unless `allowGrow`, are checked before any byte is written, and are all or
 // nothing (write.ts). Large searches run on worker threads (search-pool.ts), small ones here.
-import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { HealthReport, Logger } from '../../../src/backend/index.js';
+import { NotRegularFileError, openRegularFile } from '../../../src/kit/index.js';
 import { invalidParams, notWritable } from '../errors.js';
 import { addressString, selectionOf, type Selection } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
 import { planScan, sampleFrequencies } from '../scan.js';
-import { openHint, readFully, ServedFile } from './open-file.js';
+import { notRegular, openHint, readFully, ServedFile } from './open-file.js';
 import { chunkedSearch } from './search.js';
 import { SearchPool } from './search-pool.js';
 import { writeAllOrNothing } from './write.js';
@@ -34,8 +34,15 @@ const POOL_MIN_BYTES = 8 * 1024 * 1024;
 const TASK_BYTES = 16 * 1024 * 1024;
 const SAMPLE_BYTES = 64 * 1024;
 
-/** Selections live in memory, one per file (by absolute path), for the life of the process. */
-const selections = new Map<string, { start: number; size: number }>();
+/** A client's selection in one file; ImHex keeps one per window, mcphost one per client. */
+interface SelectionHolder {
+  current?: { start: number; size: number };
+}
+
+/** Where a call's selection lives: with its client, or (no client: a direct caller) with this provider. */
+function holder(call: ProviderCall | undefined, file: string, own: SelectionHolder): SelectionHolder {
+  return call?.client ? call.client.state<SelectionHolder>(`selection\u0000${file}`, () => ({})) : own;
+}
 
 export class FileProvider implements ImHexProvider {
   readonly kind = 'file';
@@ -44,6 +51,7 @@ export class FileProvider implements ImHexProvider {
   private readonly key: string;
   private readonly file: ServedFile;
   private pool?: SearchPool;
+  private readonly unclaimed: SelectionHolder = {};
   /** Writes run one at a time, so restoring a failed write never undoes another. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -59,13 +67,13 @@ export class FileProvider implements ImHexProvider {
     await this.file.handle();
   }
 
-  async getSelection(): Promise<Selection> {
+  async getSelection(call?: ProviderCall): Promise<Selection> {
     await this.file.use(async () => undefined);
-    const s = selections.get(this.key);
+    const s = holder(call, this.key, this.unclaimed).current;
     return selectionOf(s?.start ?? null, s?.size ?? 0);
   }
 
-  async setSelection(start: number, size: number) {
+  async setSelection(start: number, size: number, call?: ProviderCall) {
     const total = await this.file.use(async ({ fh }) => (await fh.stat()).size);
     if (start + size > total) {
       throw invalidParams(
@@ -74,8 +82,7 @@ export class FileProvider implements ImHexProvider {
         { dataSize: total },
       );
     }
-    if (size === 0) selections.delete(this.key);
-    else selections.set(this.key, { start, size });
+    holder(call, this.key, this.unclaimed).current = size === 0 ? undefined : { start, size };
     return { status: 'success' as const, start_offset: start, size };
   }
 
@@ -176,14 +183,9 @@ export class FileProvider implements ImHexProvider {
 
   async health(): Promise<HealthReport> {
     try {
-      const st = await stat(this.key);
-      if (!st.isFile())
-        return {
-          ok: false,
-          message: `${this.key} is not a regular file — set plugins.imhex.file (or --file) to a file`,
-          detail: { provider: 'file', file: this.key },
-        };
-      await (await open(this.key, this.o.writable ? 'r+' : 'r')).close();
+      const fh = await openRegularFile(this.key, this.o.writable ? 'r+' : 'r');
+      const st = await fh.stat();
+      await fh.close();
       return {
         ok: true,
         message: `serving ${this.label}, ${st.size} bytes`,
@@ -191,6 +193,8 @@ export class FileProvider implements ImHexProvider {
       };
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
+      if (error instanceof NotRegularFileError)
+        return { ok: false, message: notRegular(error, this.key).message, detail: { provider: 'file', file: this.key } };
       return {
         ok: false,
         message: `cannot open ${this.key}: ${e.code ?? e.message} — ${openHint(e, this.o.writable)}`,

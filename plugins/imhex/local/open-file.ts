@@ -2,8 +2,9 @@
 // and inode compared with the open handle's. A file deleted under the path is reported (no write
 // ever goes into an unlinked inode); a file replaced at the path (a new inode: an editor's save,
 // a rebuild, `mv new old`) is opened afresh, so a read never returns the old file's bytes.
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { ToolError, UnavailableError, type Logger } from '../../../src/backend/index.js';
+import { NotRegularFileError, openRegularFile } from '../../../src/kit/index.js';
 
 export interface OpenedFile {
   fh: FileHandle;
@@ -78,12 +79,9 @@ export class ServedFile {
   }
 
   private async open(): Promise<OpenedFile> {
-    const fh = await open(this.path, this.writable ? 'r+' : 'r');
+    // A FIFO, socket or device is refused by its type before anything waits on it.
+    const fh = await openRegularFile(this.path, this.writable ? 'r+' : 'r');
     const st = await fh.stat({ bigint: true });
-    if (!st.isFile()) {
-      await fh.close();
-      throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
-    }
     return { fh, dev: String(st.dev), ino: String(st.ino) };
   }
 
@@ -102,6 +100,7 @@ export class ServedFile {
   }
 
   private unavailable(error: NodeJS.ErrnoException): UnavailableError {
+    if (error instanceof NotRegularFileError) return notRegular(error, this.path);
     return new UnavailableError(
       `cannot open ${this.path}${this.writable ? ' for writing' : ''}: ${error.code ?? error.message} — ${openHint(error, this.writable)}`,
       { cause: error, data: { file: this.path, reason: error.code } },
@@ -117,9 +116,17 @@ export class ServedFile {
   }
 }
 
+/** The served path is a FIFO, socket, device or folder: a wrong setting, said as one. */
+export function notRegular(error: NotRegularFileError, file: string): UnavailableError {
+  return new UnavailableError(
+    `cannot open ${file}: it is a ${error.kind}, not a regular file — set plugins.imhex.file (or --file) to a regular file`,
+    { cause: error, data: { file, reason: error.code, kind: error.kind } },
+  );
+}
+
 export function openHint(error: NodeJS.ErrnoException, writable: boolean): string {
   if (error.code === 'ENOENT') return 'set plugins.imhex.file (or pass --file) to an existing file';
-  if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder or device; name a regular file';
+  if (error.code === 'EISDIR') return 'plugins.imhex.file names a folder; name a regular file';
   if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') {
     return writable
       ? 'the file is not writable by this user; fix its permissions or set plugins.imhex.writable: false'

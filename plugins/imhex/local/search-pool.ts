@@ -68,7 +68,8 @@ function workerMain(scanFn: typeof scan): void {
   parentPort.on('message', (job: any) => {
     let fd: number | undefined;
     try {
-      fd = fs.openSync(job.file, 'r');
+      // Non-blocking: a path swapped for a FIFO since the main thread checked it must not hang this thread.
+      fd = fs.openSync(job.file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
       const st = fs.fstatSync(fd, { bigint: true });
       if (String(st.dev) !== job.dev || String(st.ino) !== job.ino) {
         throw Object.assign(new Error(`${job.file} was replaced by another file during the search`), { code: 'ESTALE' });

@@ -161,7 +161,7 @@ describe('imhex errors through the SDK client (file and provider problems)', () 
         'read_bytes',
         { offset: 0 },
         'UNAVAILABLE',
-        /EISDIR — plugins\.imhex\.file names a folder or device; name a regular file$/,
+        /it is a directory, not a regular file — set plugins\.imhex\.file \(or --file\) to a regular file$/,
       );
     } finally {
       await folder.s.close();

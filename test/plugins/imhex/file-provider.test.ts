@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parsePattern } from '../../../plugins/imhex/hex.ts';
 import { FileProvider, type FileProviderOptions } from '../../../plugins/imhex/local/file-provider.ts';
 import type { ProviderCall } from '../../../plugins/imhex/provider.ts';
+import type { ClientInfo } from '../../../src/backend/index.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { seededBytes } from './helpers.ts';
 
@@ -21,6 +22,19 @@ function provider(file: string, options: Partial<FileProviderOptions> = {}) {
 }
 
 const call = (extra: Partial<ProviderCall> = {}): ProviderCall => ({ signal: new AbortController().signal, ...extra });
+/** A client as the host hands it to a backend: its own values, one per key. */
+function fakeClient(id: string): ClientInfo {
+  const values = new Map<string, unknown>();
+  return {
+    id,
+    transport: 'http',
+    remote: true,
+    state: <T>(key: string, create: () => T): T => {
+      if (!values.has(key)) values.set(key, create());
+      return values.get(key) as T;
+    },
+  };
+}
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const failure = (p: Promise<unknown>) =>
   p.then(
@@ -67,21 +81,31 @@ describe('local file provider', () => {
     expect(await p.getOffsetInfo(4096)).toEqual({ offset: 4096, address_str: '0x00001000' });
   });
 
-  it('keeps one selection per file, shared by providers on the same file', async () => {
+  it('keeps one selection per client and file: the same client sees it through every provider of that file, another client never', async () => {
     const other = tmp.write('other.bin', 'x'.repeat(64));
     const a = provider(file);
     const b = provider(other);
-    expect(await a.getSelection()).toEqual({ start_offset: null, size: 0, end_offset: null });
-    expect(await a.setSelection(256, 16)).toEqual({ status: 'success', start_offset: 256, size: 16 });
-    await b.setSelection(1, 2);
-    expect(await a.getSelection()).toEqual({ start_offset: 256, size: 16, end_offset: 271 });
-    expect(await provider(path.join(tmp.dir, '.', 'data.bin')).getSelection()).toEqual({ start_offset: 256, size: 16, end_offset: 271 });
-    expect(await b.getSelection()).toEqual({ start_offset: 1, size: 2, end_offset: 2 });
-    const e = await failure(a.setSelection(99_990, 11));
+    const alice = call({ client: fakeClient('alice') });
+    const bob = call({ client: fakeClient('bob') });
+    expect(await a.getSelection(alice)).toEqual({ start_offset: null, size: 0, end_offset: null });
+    expect(await a.setSelection(256, 16, alice)).toEqual({ status: 'success', start_offset: 256, size: 16 });
+    await b.setSelection(1, 2, alice);
+    await a.setSelection(5, 5, bob);
+    expect(await a.getSelection(alice)).toEqual({ start_offset: 256, size: 16, end_offset: 271 });
+    expect(await a.getSelection(bob)).toEqual({ start_offset: 5, size: 5, end_offset: 9 });
+    expect(await provider(path.join(tmp.dir, '.', 'data.bin')).getSelection(alice)).toEqual({
+      start_offset: 256,
+      size: 16,
+      end_offset: 271,
+    });
+    expect(await b.getSelection(alice)).toEqual({ start_offset: 1, size: 2, end_offset: 2 });
+    expect(await b.getSelection(bob)).toEqual({ start_offset: null, size: 0, end_offset: null });
+    const e = await failure(a.setSelection(99_990, 11, alice));
     expect(e).toMatchObject({ code: -32602 });
     expect(e.message).toMatch(/^size: .*runs past the end of the data \(100000 bytes\)/);
-    await a.setSelection(0, 0);
-    expect(await a.getSelection()).toEqual({ start_offset: null, size: 0, end_offset: null });
+    await a.setSelection(0, 0, alice);
+    expect(await a.getSelection(alice)).toEqual({ start_offset: null, size: 0, end_offset: null });
+    expect(await a.getSelection(bob)).toEqual({ start_offset: 5, size: 5, end_offset: 9 });
   });
 
   it('refuses writes with -32003 unless writable, leaving the file byte-identical', async () => {
@@ -154,7 +178,7 @@ describe('local file provider', () => {
 
     const folder = await failure(provider(tmp.dir).readBytes(0, 1));
     expect(folder.code).toBe('UNAVAILABLE');
-    expect(folder.message).toMatch(/EISDIR — plugins\.imhex\.file names a folder or device; name a regular file/);
+    expect(folder.message).toMatch(/it is a directory, not a regular file — set plugins\.imhex\.file \(or --file\) to a regular file/);
   });
 });
 

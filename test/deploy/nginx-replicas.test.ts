@@ -1,0 +1,199 @@
+// Three real `mcphost serve --transport http` replicas behind Debian's nginx, configured by
+// deploy/nginx/render.js, with official SDK clients of both protocol eras going through nginx. One
+// replica is killed (SIGKILL) mid-run. What a user checks: no 2026-era request is lost (a request
+// that found its replica dead is run by another, nginx's log shows the retry); 2025-era sessions on
+// the surviving replicas go on untouched, each keeping its own state (its imhex selection, which
+// lives in its replica's memory: a session sent to the wrong replica would have lost it); the dead
+// replica's sessions get 404 "Session not found" and start a new session on a live replica.
+// Runs where `nginx` is installed (.ci/run installs it); says so when skipped.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderNginxConf, retrySafeTools } from '../../deploy/nginx/render.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { startHttp, type HttpServer } from '../helpers/mcp.js';
+import { BIN } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+import { freePort, waitFor } from '../upstream/helpers.js';
+
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+if (!NGINX) console.warn('skipping the nginx replica test: nginx is not installed (apt-get install nginx)');
+
+const REPLICAS = 3;
+const LEGACY_CLIENTS = 6;
+const MODERN_CLIENTS = 6;
+/** How long the clients run before the kill, and after it. */
+const PHASE_MS = 2_500;
+
+const tmp = tempDir('mcphost-replicas-');
+const data = Buffer.alloc(64 * 1024);
+for (let i = 0; i < data.length; i++) data[i] = (i * 7919 + (i >> 8)) & 0xff;
+writeFileSync(path.join(tmp.dir, 'data.bin'), data);
+/**
+ * What every replica shares lives in this folder. When pob's build store lands (the PoB half of
+ * issue 20), point its setting at it in the config below and add the cross-replica build_id check:
+ * load a build through one replica's session, ask for its stats by build_id through the others.
+ */
+const SHARED_STORE = path.join(tmp.dir, 'shared-store');
+mkdirSync(SHARED_STORE);
+const configFile = path.join(tmp.dir, '.mcprc.json');
+writeFileSync(configFile, JSON.stringify({ plugins: { imhex: { file: 'data.bin' }, pob: {} }, timeouts: { shutdownMs: 1_000 } }));
+
+const replicas: HttpServer[] = [];
+let nginx: ResultPromise | undefined;
+let nginxErr = '';
+let base = '';
+const accessLog = path.join(tmp.dir, 'nginx', 'access.log');
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  if (!NGINX) return;
+  for (let i = 1; i <= REPLICAS; i++) {
+    replicas.push(
+      await startHttp(['--config', configFile], { cwd: tmp.dir, env: { ...isolatedEnv(tmp.dir), MCPHOST_REPLICA_ID: `r${i}` } }),
+    );
+  }
+  const tools = JSON.parse(
+    execFileSync(process.execPath, [BIN, 'tools', '--json', '--config', configFile], {
+      cwd: tmp.dir,
+      env: isolatedEnv(tmp.dir),
+    }).toString(),
+  );
+  const prefix = path.join(tmp.dir, 'nginx');
+  mkdirSync(path.join(prefix, 'tmp'), { recursive: true });
+  const port = await freePort();
+  const conf = path.join(prefix, 'nginx.conf');
+  writeFileSync(
+    conf,
+    renderNginxConf({
+      replicas: replicas.map((r, i) => ({ id: `r${i + 1}`, address: new URL(r.url).host })),
+      listen: `127.0.0.1:${port}`,
+      tools: retrySafeTools(tools),
+      prefix,
+      user: process.getuid?.() === 0 ? 'root' : undefined,
+    }),
+  );
+  nginx = execa(NGINX, ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], { reject: false, stdin: 'ignore' });
+  nginx.stderr?.on('data', (d: Buffer) => (nginxErr += d.toString()));
+  base = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${base}/health`)).ok, `nginx on ${base} (${nginxErr})`);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  nginx?.kill('SIGQUIT');
+  await nginx;
+  await Promise.allSettled(replicas.map((r) => r.stop()));
+});
+
+async function connect(era: 'legacy' | 'modern'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client(
+    { name: `lb-${era}`, version: '1' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+/** Reads 32 bytes and checks them against the file: an answer from the wrong place cannot pass. */
+async function readChecked(client: Client, offset: number): Promise<void> {
+  const r = await client.callTool({ name: 'imhex_read_bytes', arguments: { offset, count: 32 } });
+  if (r.isError) throw new Error(JSON.stringify(r.content));
+  const hex = (r.structuredContent as { hex_data: string }).hex_data;
+  if (hex !== data.subarray(offset, offset + 32).toString('hex')) throw new Error(`wrong bytes at ${offset}`);
+}
+
+const selectionOf = async (client: Client) => (await client.callTool({ name: 'imhex_get_selection', arguments: {} })).structuredContent;
+
+describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-run', () => {
+  it('loses no 2026-era request, leaves surviving sessions untouched, and tells the dead replica’s sessions to start again', async () => {
+    // 2025-era sessions, one at a time so nginx spreads their initialize over the replicas.
+    const legacy: Array<{ client: Client; transport: StreamableHTTPClientTransport; selection: unknown; errors: string[]; calls: number }> =
+      [];
+    for (let i = 0; i < LEGACY_CLIENTS; i++) {
+      const { client, transport } = await connect('legacy');
+      await client.callTool({ name: 'imhex_set_selection', arguments: { start_offset: i * 100, size: 10 + i } });
+      legacy.push({
+        client,
+        transport,
+        selection: { start_offset: i * 100, size: 10 + i, end_offset: i * 100 + 9 + i },
+        errors: [],
+        calls: 0,
+      });
+    }
+    const replicaOf = (s: { transport: StreamableHTTPClientTransport }) => s.transport.sessionId!.split('.')[0];
+    const victim = 'r2';
+    expect(new Set(legacy.map(replicaOf))).toEqual(new Set(['r1', 'r2', 'r3']));
+    const modern = await Promise.all(Array.from({ length: MODERN_CLIENTS }, () => connect('modern')));
+
+    let running = true;
+    let killed = false;
+    const modernErrors: string[] = [];
+    let modernCalls = 0;
+    let modernAfterKill = 0;
+    const modernLoops = modern.map(async ({ client }, j) => {
+      for (let n = 0; running; n++) {
+        try {
+          await readChecked(client, (j * 4099 + n * 613) % (data.length - 32));
+          modernCalls++;
+          if (killed) modernAfterKill++;
+        } catch (error) {
+          modernErrors.push((error as Error).message);
+        }
+      }
+    });
+    const legacyLoops = legacy.map(async (s, i) => {
+      for (let n = 0; running; n++) {
+        try {
+          await readChecked(s.client, (i * 997 + n * 131) % (data.length - 32));
+          expect(await selectionOf(s.client)).toEqual(s.selection);
+          s.calls++;
+        } catch (error) {
+          s.errors.push((error as Error).message);
+          if (replicaOf(s) === victim && killed) return; // its session is gone; checked below
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, PHASE_MS));
+    replicas[1].child.kill('SIGKILL');
+    killed = true;
+    await new Promise((r) => setTimeout(r, PHASE_MS));
+    running = false;
+    await Promise.all([...modernLoops, ...legacyLoops]);
+
+    // No 2026-era request lost, and requests went on being served after the kill.
+    expect(modernErrors).toEqual([]);
+    expect(modernAfterKill).toBeGreaterThan(10);
+    // Surviving sessions: not one error, and their own selection every time.
+    for (const s of legacy.filter((s) => replicaOf(s) !== victim)) {
+      expect(s.errors).toEqual([]);
+      expect(s.calls).toBeGreaterThan(5);
+    }
+    // The dead replica's sessions: "session not found", and a new session works.
+    for (const s of legacy.filter((s) => replicaOf(s) === victim)) {
+      expect(s.errors.length).toBeGreaterThan(0);
+      expect(s.errors.at(-1)).toMatch(/Session not found/);
+      const again = await connect('legacy');
+      expect(replicaOf(again)).not.toBe(victim);
+      await readChecked(again.client, 4096);
+      expect(await selectionOf(again.client)).toEqual({ start_offset: null, size: 0, end_offset: null });
+    }
+    // nginx's log: a 2026-era request that found the dead replica was answered by another (200).
+    const dead = new URL(replicas[1].url).host;
+    const retried = readFileSync(accessLog, 'utf8')
+      .split('\n')
+      .filter((l) => /method="tools\/call"/.test(l) && new RegExp(`upstream="${dead}, `).test(l) && /" 200 /.test(l));
+    expect(retried.length).toBeGreaterThan(0);
+    console.log(
+      `nginx replicas: ${modernCalls} 2026-era calls (${modernAfterKill} after the kill, ${retried.length} retried on another replica, 0 lost); ` +
+        `${legacy.reduce((n, s) => n + s.calls, 0)} 2025-era rounds`,
+    );
+  }, 60_000);
+
+  it.todo('a build_id made through one replica is answered through another (needs the PoB build store: see SHARED_STORE)');
+});
