@@ -1,9 +1,12 @@
 // How a pob_lua_* tool call reaches the workers: which build it works on (the build_id it names,
 // or the build this client loaded or changed last, kept per client in ctx.client.state), and what
 // it answers (a call that changes the build answers the new build_id, which becomes the client's).
+import path from 'node:path';
 import * as z from 'zod';
 import { ToolError, type CallContext, type ClientInfo } from '../../src/backend/index.js';
+import { readBuildText } from './build-input.js';
 import type { PobConfig } from './config.js';
+import { checkBuildXml } from './parse-job.js';
 import type { PobPool } from './pool.js';
 import { BUILD_ID, normalizeXml } from './store.js';
 import type { PobWorker } from './worker.js';
@@ -103,4 +106,26 @@ export async function loadBuild<T>(
     mine.failed = (error as Error).message.split('\n')[0].slice(0, 300);
     throw error;
   }
+}
+
+/** pob_lua_load_build: XML, a share code or a file (stored, then loaded), or a stored build by id. */
+export async function loadTool(
+  pool: PobPool,
+  ctx: LuaContext,
+  args: { build_xml?: string; code?: string; build_id?: string; name?: string },
+): Promise<unknown> {
+  const tool = 'pob_lua_load_build';
+  const { build_xml, code, build_id, name } = args;
+  if (build_id !== undefined) {
+    resolveBuild(pool, ctx, build_id, tool);
+    const info = await onBuild(pool, ctx, tool, { build_id, run: (w) => w.call('get_build_info', {}, tool) });
+    Object.assign(clientBuild(ctx.client), { id: build_id, failed: undefined });
+    return { ...(info as object), build_id };
+  }
+  const field = build_xml !== undefined ? 'build_xml' : 'code';
+  const text = await readBuildText((build_xml ?? code)!, field);
+  await checkBuildXml(text.xml, field, ctx.signal);
+  const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
+  const { value, buildId } = await loadBuild(pool, ctx, tool, { xml: text.xml, name: label });
+  return buildId === undefined ? value : { ...(value as object), build_id: buildId };
 }

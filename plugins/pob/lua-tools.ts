@@ -1,13 +1,10 @@
 // The pob_lua_* tools: live calculations by PoB itself, on the pool of PoB workers. Inputs are
 // checked here with zod before anything reaches Lua. Every tool that works on a build takes an
 // optional build_id; the tools that change a build answer the new one (lua-calls.ts).
-import path from 'node:path';
 import * as z from 'zod';
-import { defineTool, structured, ToolError, type ToolDef } from '../../src/backend/index.js';
-import { readBuildText } from './build-input.js';
+import { defineTool, structured, type ToolDef } from '../../src/backend/index.js';
 import type { PobConfig } from './config.js';
-import { buildIdInput, clientBuild, loadBuild, onBuild, resolveBuild, type LuaContext } from './lua-calls.js';
-import { checkBuildXml } from './parse-job.js';
+import { buildIdInput, clientBuild, loadTool, onBuild, type LuaContext } from './lua-calls.js';
 import type { PobPool } from './pool.js';
 import { encodeShareCode } from './share-code.js';
 import { renderVerify, verifyBuild } from './verify.js';
@@ -90,24 +87,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
           message: 'give exactly one of build_xml, code or build_id',
         }),
       annotations: edits,
-      handler: async ({ build_xml, code, build_id, name }, ctx) => {
-        const pool = getPool();
-        if (build_id !== undefined) {
-          resolveBuild(pool, ctx, build_id, tool('load_build'));
-          const info = await onBuild(pool, ctx, tool('load_build'), {
-            build_id,
-            run: (w) => w.call('get_build_info', {}, tool('load_build')),
-          });
-          Object.assign(clientBuild(ctx.client), { id: build_id, failed: undefined });
-          return { ...(info as object), build_id };
-        }
-        const field = build_xml !== undefined ? 'build_xml' : 'code';
-        const text = await readBuildText((build_xml ?? code)!, field);
-        await checkBuildXml(text.xml, field, ctx.signal);
-        const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
-        const { value, buildId } = await loadBuild(pool, ctx, tool('load_build'), { xml: text.xml, name: label });
-        return buildId === undefined ? value : { ...(value as object), build_id: buildId };
-      },
+      handler: (args, ctx) => loadTool(getPool(), ctx, args),
     }),
     defineTool({
       name: 'lua_get_stats',
@@ -269,18 +249,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         .refine((a) => (a.build === undefined) !== (a.build_id === undefined), { message: 'give exactly one of build or build_id' }),
       annotations: edits,
       handler: async ({ build, build_id, tolerance }, ctx) => {
-        const pool = getPool();
-        let xml: string;
-        if (build_id !== undefined) {
-          resolveBuild(pool, ctx, build_id, tool('verify_build'));
-          const stored = await pool.store.get(build_id);
-          if (stored === undefined)
-            throw new ToolError(`build_id ${build_id} is not in the build store: load the build with pob_lua_load_build first`, {
-              code: 'UNKNOWN_BUILD',
-            });
-          xml = stored;
-        } else xml = (await readBuildText(build!, 'build')).xml;
-        const { report, buildId } = await verifyBuild(pool, ctx, xml, tolerance);
+        const { report, buildId } = await verifyBuild(getPool(), ctx, { build, build_id }, tolerance);
         return structured({ ...report, ...(buildId ? { build_id: buildId } : {}) }, renderVerify(report));
       },
     }),

@@ -1,7 +1,8 @@
 // lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
 // recomputed value, to tell whether the user's PoB version and ours agree.
 import { ToolError } from '../../src/backend/index.js';
-import { loadBuild, type LuaContext } from './lua-calls.js';
+import { readBuildText } from './build-input.js';
+import { loadBuild, resolveBuild, type LuaContext } from './lua-calls.js';
 import { analyzeBuildXml } from './parse-job.js';
 import type { PobPool } from './pool.js';
 import { formatNumber } from './render.js';
@@ -30,13 +31,26 @@ export function relativeDifference(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
 }
 
+/** The build's XML: an argument (XML, share code or file), or a stored build named by build_id. */
+async function buildXml(pool: PobPool, ctx: LuaContext, given: { build?: string; build_id?: string }): Promise<string> {
+  if (given.build !== undefined) return (await readBuildText(given.build, 'build')).xml;
+  resolveBuild(pool, ctx, given.build_id, 'pob_lua_verify_build');
+  const stored = await pool.store.get(given.build_id!);
+  if (stored === undefined)
+    throw new ToolError(`build_id ${given.build_id} is not in the build store: load the build with pob_lua_load_build first`, {
+      code: 'UNKNOWN_BUILD',
+    });
+  return stored;
+}
+
 /** Loads the build (it becomes the client's) and compares, in one call on one worker. */
 export async function verifyBuild(
   pool: PobPool,
   ctx: LuaContext,
-  xml: string,
+  given: { build?: string; build_id?: string },
   tolerance: number,
 ): Promise<{ report: VerifyReport; buildId?: string }> {
+  const xml = await buildXml(pool, ctx, given);
   const analysis = await analyzeBuildXml(xml, 'build', ctx.signal);
   const saved: Record<string, number> = { ...analysis.stats };
   for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;

@@ -5,15 +5,15 @@
 // pob-api.ts maps onto the same tool results. The pool gives a worker one call at a time and
 // keeps track of the build it holds; failures become ToolErrors that name the tool.
 import type { Logger, ProgressUpdate } from '../../src/backend/index.js';
-import { ToolError, UnavailableError } from '../../src/backend/index.js';
-import { JsonLinesProcess, JsonLinesTcpClient, ProcessError, type JsonMessage } from '../../src/kit/index.js';
+import { ToolError } from '../../src/backend/index.js';
+import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../src/kit/index.js';
 import type { Budgets } from './budgets.js';
 import { processFailure, startFailure, tcpFailure } from './bridge-errors.js';
 import { linkOf, type PobConfig } from './config.js';
 import { forkAction, forkFailure, type Answer } from './pob-api.js';
-import { checkForkPath, checkPobPath, forkSpawnEnvironment, spawnEnvironment } from './pob-files.js';
 import type { ServerChoice } from './server-choice.js';
 import { StartProgress } from './start-progress.js';
+import { processFor, tcpClientFor } from './worker-links.js';
 
 export type Dialect = 'mcphost' | 'pob-api';
 
@@ -28,9 +28,6 @@ export interface WorkerStatus {
 }
 
 type OwnAnswer = { ok?: boolean; result?: unknown; error?: { code?: string; message?: string; data?: unknown }; ms?: number };
-
-/** The fork's greeting: `{ok:true, ready:true, version:{…}}` (TcpServer.lua, Server.lua). */
-const isGreeting = (m: Record<string, unknown>) => typeof m.ready === 'boolean' && !('id' in m);
 
 export class PobWorker {
   private process?: JsonLinesProcess;
@@ -222,47 +219,12 @@ export class PobWorker {
   }
 
   private tcpClient(): JsonLinesTcpClient {
-    const link = linkOf(this.config) as { host: string; port: number };
-    this.tcp ??= new JsonLinesTcpClient({
-      host: link.host,
-      port: link.port,
-      connectTimeoutMs: 3_000,
-      requestTimeoutMs: this.config.timeoutMs,
-      fifo: true,
-      isBanner: isGreeting,
-      onStray: (line, reason) => this.logger.debug(`PoB at ${link.host}:${link.port}: stray line (${reason}): ${line.slice(0, 200)}`),
-    });
+    this.tcp ??= tcpClientFor(this.config, this.logger);
     return this.tcp;
   }
 
   private spawnProcess(): JsonLinesProcess {
-    if (this.process) return this.process;
-    const { config, choice } = this;
-    let spawn: { command: string; args: string[]; cwd: string; env: Record<string, string | undefined> };
-    if (choice.kind === 'mcphost') {
-      const check = checkPobPath(choice.pobPath);
-      if (!check.ok)
-        throw new UnavailableError(`PoB cannot start: ${check.problem}`, { data: { missing: check.missing, pobPath: check.path } });
-      const { cwd, env, script } = spawnEnvironment(check.path!);
-      spawn = { command: config.cmd, args: [script], cwd, env };
-    } else {
-      const check = checkForkPath(choice.src);
-      if (!check.ok)
-        throw new UnavailableError(`PoB cannot start: ${check.problem}`, { data: { missing: check.missing, forkPath: check.path } });
-      spawn = { command: config.cmd, args: choice.args, ...forkSpawnEnvironment(choice.src) };
-    }
-    const fork = choice.kind === 'pob-api';
-    this.process = new JsonLinesProcess({
-      ...spawn,
-      name: `${fork ? 'PoB (pob-api fork)' : 'PoB (luajit)'} worker ${this.index + 1}`,
-      startTimeoutMs: config.startTimeoutMs,
-      requestTimeoutMs: config.timeoutMs,
-      logger: this.logger,
-      // The fork logs on stdout and echoes no ids; its banner is `{ok, ready, version}`.
-      fifo: fork,
-      stdoutNoise: fork,
-      onStartOutput: (line) => this.startProgress.feed(line),
-    });
+    this.process ??= processFor(this.config, this.choice, this.logger, this.index, (line) => this.startProgress.feed(line));
     return this.process;
   }
 
