@@ -51,7 +51,7 @@ export interface PoolStatus {
 }
 
 /** Errors that PoB gives before it changes anything (mcphost's server checks every input first). */
-const UNCHANGED = new Set(['BAD_PARAMS', 'BAD_CONFIG', 'UNKNOWN_NODES', 'NO_BUILD']);
+const UNCHANGED = new Set(['BAD_PARAMS', 'BAD_CONFIG', 'UNKNOWN_NODES']);
 const MiB = 1024 * 1024;
 
 export class PobPool {
