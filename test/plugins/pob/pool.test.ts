@@ -167,7 +167,6 @@ describe('pob workers on a machine too busy for their time budgets', () => {
   );
 
   it('lets a load outlive its caller: the retry finds it loaded instead of loading again', async () => {
-    pinCores();
     const h = await host({ POB_WORKERS: '1' });
     const c = await h.connect();
     await ok(c, 'pob_lua_start');
