@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PobBridge } from '../dist/plugins/pob/bridge.js';
+import os from 'node:os';
 import { configSchema } from '../dist/plugins/pob/config.js';
-import { residentBytes } from '../dist/src/kit/json-lines/process.js';
+import { PobPool } from '../dist/plugins/pob/pool.js';
+import { residentBytes } from '../dist/src/kit/index.js';
 import { silentLogger } from '../dist/src/lib/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,18 +37,26 @@ const r2 = (x) => Math.round(x * 100) / 100;
 
 const config = configSchema.parse({
   ...(FORK ? { forkPath: FORK } : { pobPath: POB }),
-  lua: { enabled: true },
+  lua: { enabled: true, workers: 1 },
   timeoutMs: 120_000,
   restartAfterLoads: 0,
   maxRssMb: 0,
 });
-const bridge = new PobBridge(config, silentLogger);
+// One worker, driven action by action (the pool's build routing is measured by pob-pool.bench.js).
+const pool = new PobPool(config, silentLogger, os.tmpdir());
+const worker = pool['workers'][0];
+const bridge = {
+  start: () => pool.start(),
+  call: async (action, params) => (await pool.run({ client: 'bench', tool: 'bench', run: (w) => w.call(action, params, 'bench') })).value,
+  status: () => pool.status(),
+  close: () => pool.close(),
+};
 
 /** Round trip (ms) and the Lua-side time the server reported, for one call. */
 async function timed(action, params) {
   const t = now();
   const result = await bridge.call(action, params);
-  return { ms: now() - t, lua: bridge.lastLuaMs ?? 0, result };
+  return { ms: now() - t, lua: worker.lastLuaMs ?? 0, result };
 }
 
 async function series(label, n, action, params) {

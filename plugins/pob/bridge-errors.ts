@@ -6,33 +6,27 @@ import type { PobConfig } from './config.js';
 import { INSTALL_HINT } from './pob-files.js';
 import type { ServerChoice } from './server-choice.js';
 
-/** A request that failed in the spawned process; `lost` says why a loaded build is gone, when it is. */
-export function processFailure(error: unknown, tool: string, config: PobConfig, choice: ServerChoice): { error: Error; lost?: string } {
-  if (!(error instanceof ProcessError)) return { error: error as Error };
-  if (error.code === 'SPAWN' || error.code === 'NOT_READY' || error.code === 'START_TIMEOUT')
-    return { error: startFailure(error, config, choice), lost: 'PoB could not be started again' };
+/** A request that failed in a spawned worker. `retry` says what the next attempt gets, after a timeout. */
+export function processFailure(error: ProcessError, tool: string, config: PobConfig, choice: ServerChoice, retry?: string): Error {
+  if (error.code === 'SPAWN' || error.code === 'NOT_READY' || error.code === 'START_TIMEOUT') return startFailure(error, config, choice);
   const data = { exitCode: error.exitCode, signal: error.signal, stderr: error.stderr };
-  if (error.code === 'TIMEOUT')
-    return {
-      error: new ToolError(
-        `PoB gave no answer to ${tool} within ${config.timeoutMs} ms; it was stopped and starts afresh on the next call (raise plugins.pob.timeoutMs, POB_TIMEOUT_MS, for slow builds)`,
-        { code: 'LUA_TIMEOUT', data },
-      ),
-      lost: `PoB timed out on ${tool} and was restarted`,
-    };
+  if (error.code === 'TIMEOUT') {
+    const within = /within (\d+) ms/.exec(error.message)?.[1];
+    return new ToolError(
+      `PoB gave no answer to ${tool} within ${within ?? config.timeoutMs} ms; that worker was stopped and starts afresh on the next call${retry ? `, and ${retry}` : ''}`,
+      { code: 'LUA_TIMEOUT', data },
+    );
+  }
   if (error.code === 'EXITED') {
     const tail = error.stderr.length ? `; last stderr lines:\n${error.stderr.join('\n')}` : '';
     const how = error.signal ? `signal ${error.signal}` : `code ${error.exitCode}`;
-    return {
-      error: new ToolError(`PoB exited with ${how} during ${tool}; it starts afresh on the next call${tail}`, { code: 'LUA_EXITED', data }),
-      lost: `PoB exited during ${tool}`,
-    };
+    return new ToolError(`PoB exited with ${how} during ${tool}; it starts afresh on the next call${tail}`, { code: 'LUA_EXITED', data });
   }
-  if (error.code === 'CLOSED') return { error: new UnavailableError('the PoB bridge is shut down') };
-  return { error };
+  if (error.code === 'CLOSED') return new UnavailableError('the PoB workers are shut down');
+  return error;
 }
 
-export function startFailure(error: unknown, config: PobConfig, choice: ServerChoice): Error {
+export function startFailure(error: unknown, config: PobConfig, choice: ServerChoice, retry?: string): Error {
   if (!(error instanceof ProcessError)) return error as Error;
   const { cmd } = config;
   const where = choice.kind === 'mcphost' ? choice.pobPath : choice.src;
@@ -47,7 +41,7 @@ export function startFailure(error: unknown, config: PobConfig, choice: ServerCh
   if (error.code === 'SPAWN')
     message = `cannot run \`${cmd}\` (${String(error.detail ?? error.message)}): ${INSTALL_HINT}, or set plugins.pob.cmd (POB_CMD) to the luajit binary`;
   else if (error.code === 'START_TIMEOUT')
-    message = `${error.message}; raise plugins.pob.startTimeoutMs (POB_START_TIMEOUT_MS) if the machine is slow${tail}`;
+    message = `${error.message}; ${retry ?? 'raise plugins.pob.startTimeoutMs (POB_START_TIMEOUT_MS) if the machine is slow'}${tail}`;
   else if (own?.code === 'NO_ZLIB') message = own.message ?? INSTALL_HINT;
   else if (own?.code === 'POB_INIT') message = `${own.message}; check that ${where} is ${what}${tail}`;
   else message = `PoB did not start: ${error.message}; check that ${where} is ${what} and that ${INSTALL_HINT}`;

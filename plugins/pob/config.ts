@@ -1,4 +1,5 @@
 // The pob section of .mcprc: defaults in one place, environment variables beside the keys.
+import os from 'node:os';
 import * as z from 'zod';
 import { configPath } from '../../src/backend/index.js';
 
@@ -30,15 +31,30 @@ export const configSchema = z.object({
     .int()
     .positive()
     .default(10_000)
-    .describe('per-request timeout of the Lua process; on timeout it is killed and starts afresh on the next call (env POB_TIMEOUT_MS)'),
-  startTimeoutMs: z.number().int().positive().default(30_000).describe('how long PoB may take to start (env POB_START_TIMEOUT_MS)'),
+    .describe(
+      'per request to a PoB worker (loads have their own budget): past it the worker is killed, and the next request gets twice as long (env POB_TIMEOUT_MS)',
+    ),
+  startTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(30_000)
+    .describe('how long a PoB worker may take to start; past it, the next start gets twice as long (env POB_START_TIMEOUT_MS)'),
+  loadTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(120_000)
+    .describe(
+      'how long PoB may take to load a build (the first loads on a busy machine take 10-30 s); past it, the next load gets twice as long (env POB_LOAD_TIMEOUT_MS)',
+    ),
   restartAfterLoads: z
     .number()
     .int()
     .min(0)
     .default(50)
     .describe(
-      'restart the Lua process after this many build loads, carrying the current build over; 0 = never (env POB_RESTART_AFTER_LOADS)',
+      'restart a PoB worker after this many build loads (its build reloads from the store on the next call); 0 = never (env POB_RESTART_AFTER_LOADS)',
     ),
   maxRssMb: z
     .number()
@@ -46,7 +62,7 @@ export const configSchema = z.object({
     .min(0)
     .default(1024)
     .describe(
-      'restart the Lua process when its resident memory exceeds this many MiB, carrying the current build over; 0 = no limit (env POB_MAX_RSS_MB)',
+      'restart a PoB worker, between calls, when its resident memory exceeds this many MiB (its build reloads from the store); 0 = no limit (env POB_MAX_RSS_MB)',
     ),
   tcp: z
     .object({
@@ -60,7 +76,47 @@ export const configSchema = z.object({
     .optional()
     .describe("talk to a PoB GUI running the pob-api fork's TCP API instead of spawning luajit"),
   lua: z
-    .object({ enabled: z.boolean().default(false).describe('list the pob_lua_* tools (env POB_LUA_ENABLED)') })
+    .object({
+      enabled: z.boolean().default(false).describe('list the pob_lua_* tools (env POB_LUA_ENABLED)'),
+      workers: z
+        .number()
+        .int()
+        .min(1)
+        .max(32)
+        .optional()
+        .describe(
+          'PoB worker processes, each a luajit running PoB (165 MB at start, 300-480 MB after many loads); default: one per core as memory allows, at most 4 (env POB_WORKERS)',
+        ),
+      maxQueued: z
+        .number()
+        .int()
+        .min(1)
+        .default(256)
+        .describe('calls that may wait for a worker, all clients together; past it a call is refused as busy (env POB_MAX_QUEUED)'),
+      maxQueuedPerClient: z
+        .number()
+        .int()
+        .min(1)
+        .default(32)
+        .describe('calls one client may have waiting; past it that client is told to retry (env POB_MAX_QUEUED_PER_CLIENT)'),
+      store: configPath()
+        .optional()
+        .describe(
+          'folder of the build store, one <build_id>.xml per build; hosts pointed at one folder share their build_ids (default <cacheDir>/pob/builds; env POB_BUILD_STORE)',
+        ),
+      storeMaxBuilds: z
+        .number()
+        .int()
+        .min(1)
+        .default(2000)
+        .describe('builds the store keeps; the least recently used go first (env POB_STORE_MAX_BUILDS)'),
+      storeMaxMb: z
+        .number()
+        .int()
+        .min(1)
+        .default(256)
+        .describe('MiB the store keeps; the least recently used builds go first (env POB_STORE_MAX_MB)'),
+    })
     .prefault({})
     .describe('live calculations through PoB itself'),
 });
@@ -75,11 +131,18 @@ export const configEnv: Record<string, string> = {
   args: 'POB_ARGS',
   timeoutMs: 'POB_TIMEOUT_MS',
   startTimeoutMs: 'POB_START_TIMEOUT_MS',
+  loadTimeoutMs: 'POB_LOAD_TIMEOUT_MS',
   restartAfterLoads: 'POB_RESTART_AFTER_LOADS',
   maxRssMb: 'POB_MAX_RSS_MB',
   'tcp.host': 'POB_API_TCP',
   'tcp.port': 'POB_API_TCP_PORT',
   'lua.enabled': 'POB_LUA_ENABLED',
+  'lua.workers': 'POB_WORKERS',
+  'lua.maxQueued': 'POB_MAX_QUEUED',
+  'lua.maxQueuedPerClient': 'POB_MAX_QUEUED_PER_CLIENT',
+  'lua.store': 'POB_BUILD_STORE',
+  'lua.storeMaxBuilds': 'POB_STORE_MAX_BUILDS',
+  'lua.storeMaxMb': 'POB_STORE_MAX_MB',
 };
 
 /** Where the bridge talks: a spawned luajit, or a PoB GUI over TCP. */
@@ -94,4 +157,20 @@ export function linkOf(config: PobConfig): Link {
   const host = config.tcp.host.trim().toLowerCase();
   if (off.has(host)) return { kind: 'spawn' };
   return { kind: 'tcp', host: on.has(host) ? '127.0.0.1' : config.tcp.host.trim(), port: config.tcp.port };
+}
+
+/** Resident memory a PoB worker is allowed (or, without a limit, what one grows to over many loads). */
+const WORKER_BUDGET_MB = 512;
+
+/**
+ * Workers when `lua.workers` is unset: one per core, no more than half the machine's memory holds
+ * at each worker's memory limit, at least 1 and at most 4.
+ */
+export function defaultWorkers(
+  config: Pick<PobConfig, 'maxRssMb'>,
+  machine = { cores: os.availableParallelism(), memoryBytes: os.totalmem() },
+): number {
+  const perWorker = (config.maxRssMb > 0 ? config.maxRssMb : WORKER_BUDGET_MB) * 1024 * 1024;
+  const byMemory = Math.floor(machine.memoryBytes / 2 / perWorker);
+  return Math.max(1, Math.min(4, machine.cores, byMemory));
 }

@@ -3,8 +3,8 @@
 // A report is kept a few seconds: checking runs luajit twice, and /health may be polled often.
 import { execa } from 'execa';
 import type { HealthReport } from '../../src/backend/index.js';
-import type { PobBridge } from './bridge.js';
-import { linkOf, type PobConfig } from './config.js';
+import type { PobPool } from './pool.js';
+import { defaultWorkers, linkOf, type PobConfig } from './config.js';
 import { checkForkPath, checkPobPath, INSTALL_HINT } from './pob-files.js';
 import { chooseServer, describeServer } from './server-choice.js';
 
@@ -23,12 +23,13 @@ async function hasZlib(cmd: string): Promise<boolean> {
   return run.exitCode === 0;
 }
 
-async function tcpHealth(config: PobConfig, bridge: PobBridge | undefined): Promise<HealthReport> {
+async function tcpHealth(config: PobConfig, pool: PobPool | undefined): Promise<HealthReport> {
   const link = linkOf(config) as { host: string; port: number };
   const endpoint = `${link.host}:${link.port}`;
   if (!config.lua.enabled) return { ok: true, message: `XML tools ready; ${OFF}`, detail: { lua: false, tcp: endpoint } };
   try {
-    const status = await bridge!.start();
+    await pool!.run({ client: 'pob:health', tool: 'health', run: (w) => w.call('ping', {}, 'health') });
+    const status = pool!.status();
     const speaks = status.server === 'pob-api' ? "the pob-api fork's TCP API" : "mcphost's protocol";
     return { ok: true, message: `XML tools ready; PoB GUI answers at ${endpoint} (${speaks})`, detail: { lua: true, ...status } };
   } catch (error) {
@@ -38,10 +39,10 @@ async function tcpHealth(config: PobConfig, bridge: PobBridge | undefined): Prom
 
 const OFF = 'Lua tools off (set plugins.pob.lua.enabled: true or POB_LUA_ENABLED=1 to list them)';
 
-export async function pobHealth(config: PobConfig, bridge: PobBridge | undefined): Promise<HealthReport> {
-  if (linkOf(config).kind === 'tcp') return tcpHealth(config, bridge);
+export async function pobHealth(config: PobConfig, pool: PobPool | undefined): Promise<HealthReport> {
+  if (linkOf(config).kind === 'tcp') return tcpHealth(config, pool);
   const enabled = config.lua.enabled;
-  const choice = bridge?.choice ?? chooseServer(config);
+  const choice = pool?.choice ?? chooseServer(config);
   const pob = choice.kind === 'mcphost' ? checkPobPath(choice.pobPath) : checkForkPath(choice.src);
   const lj = await luajitVersion(config.cmd);
   const zlib = lj.version ? await hasZlib(config.cmd) : false;
@@ -50,7 +51,7 @@ export async function pobHealth(config: PobConfig, bridge: PobBridge | undefined
   // The fork's own API does not use lua-zlib (its Inflate tries zlib1 through the FFI).
   else if (!zlib && choice.kind === 'mcphost') problems.push('lua-zlib is missing for LuaJIT: install it with `apt-get install lua-zlib`');
   if (!pob.ok) problems.push(pob.problem!);
-  const running = bridge?.status();
+  const running = pool?.status();
   const server = describeServer(choice, config.cmd);
   const detail = {
     lua: enabled,
@@ -65,6 +66,7 @@ export async function pobHealth(config: PobConfig, bridge: PobBridge | undefined
     pobVersion: pob.version ?? null,
     running: running?.running ?? false,
     ...(running?.pid ? { pid: running.pid } : {}),
+    workers: pool?.size ?? config.lua.workers ?? defaultWorkers(config),
   };
   const found = `${lj.version ?? 'no luajit'}, lua-zlib ${zlib ? 'ok' : 'missing'}, ${pob.ok ? `PoB ${pob.version ?? '(version unknown)'} at ${pob.path}` : 'no PoB'}`;
   if (!enabled) return { ok: true, message: `XML tools ready; ${OFF}. Found: ${found}`, detail };

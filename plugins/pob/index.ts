@@ -1,16 +1,18 @@
 // pob: Path of Building builds. The XML tools (decode, encode, analyze, compare) always work;
-// the pob_lua_* tools, listed when lua.enabled is set, compute through PoB itself: a long-lived
-// luajit running the project's Lua server over an unmodified PoB checkout (or the pob-api fork's
-// own stdio API), or a PoB GUI serving the fork's TCP API.
-import { defineBackend, type Backend, type ToolDef } from '../../src/backend/index.js';
-import { PobBridge } from './bridge.js';
+// the pob_lua_* tools, listed when lua.enabled is set, compute through PoB itself: a pool of
+// long-lived luajit workers running the project's Lua server over an unmodified PoB checkout (or
+// the pob-api fork's own stdio API), or a PoB GUI serving the fork's TCP API. Builds are values
+// kept in a content-addressed store; each client's own build is in its ctx.client.state.
+import { defineBackend, type Backend, type BackendContext, type ToolDef } from '../../src/backend/index.js';
 import { configEnv, configSchema, type PobConfig } from './config.js';
 import { cachedHealth, pobHealth } from './health.js';
 import { luaTools } from './lua-tools.js';
+import { PobPool } from './pool.js';
 import { xmlTools } from './xml-tools.js';
 
 export default function createPobBackend(): Backend<PobConfig> {
-  let bridge: PobBridge | undefined;
+  let pool: PobPool | undefined;
+  const poolOf = (ctx: BackendContext<PobConfig>) => (pool ??= new PobPool(ctx.config, ctx.logger, ctx.cacheDir));
   let health: (() => ReturnType<typeof pobHealth>) | undefined;
   return defineBackend<PobConfig>({
     name: 'pob',
@@ -21,17 +23,15 @@ export default function createPobBackend(): Backend<PobConfig> {
     env: configEnv,
     tools: (ctx) => {
       const tools: ToolDef<PobConfig, any>[] = [...xmlTools];
-      if (ctx.config.lua.enabled) tools.push(...luaTools(ctx.config, () => (bridge ??= new PobBridge(ctx.config, ctx.logger))));
+      if (ctx.config.lua.enabled) tools.push(...luaTools(ctx.config, () => poolOf(ctx)));
       return tools;
     },
     health: (ctx) => {
-      health ??= cachedHealth(() =>
-        pobHealth(ctx.config, ctx.config.lua.enabled ? (bridge ??= new PobBridge(ctx.config, ctx.logger)) : bridge),
-      );
+      health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool));
       return health();
     },
     async stop() {
-      await bridge?.close();
+      await pool?.close();
     },
   });
 }

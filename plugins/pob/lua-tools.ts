@@ -1,12 +1,11 @@
-// The pob_lua_* tools: live calculations by PoB itself through the bridge. Inputs are checked
-// here with zod before anything reaches Lua.
-import path from 'node:path';
+// The pob_lua_* tools: live calculations by PoB itself, on the pool of PoB workers. Inputs are
+// checked here with zod before anything reaches Lua. Every tool that works on a build takes an
+// optional build_id; the tools that change a build answer the new one (lua-calls.ts).
 import * as z from 'zod';
 import { defineTool, structured, type ToolDef } from '../../src/backend/index.js';
-import type { CallOptions, PobBridge } from './bridge.js';
-import { readBuildText } from './build-input.js';
 import type { PobConfig } from './config.js';
-import { checkBuildXml } from './parse-job.js';
+import { buildIdInput, clientBuild, loadTool, onBuild, type LuaContext } from './lua-calls.js';
+import type { PobPool } from './pool.js';
 import { encodeShareCode } from './share-code.js';
 import { renderVerify, verifyBuild } from './verify.js';
 
@@ -23,12 +22,20 @@ const fields = z
 const reads = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const edits = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef<PobConfig, any>[] {
-  // A call may include a start, a planned restart that carries the build over, and the request.
-  const timeoutMs = config.startTimeoutMs + config.timeoutMs * 4;
-  type Ctx = { signal: AbortSignal; progress?: CallOptions['progress'] };
-  const call = (action: string, params: Record<string, unknown>, ctx: Ctx) =>
-    getBridge().call(action, params, { signal: ctx.signal, progress: ctx.progress });
+const tool = (name: string) => `pob_lua_${name}`;
+
+export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<PobConfig, any>[] {
+  // A call may start a worker, load its build from the store, run, and export what it changed.
+  const timeoutMs = config.startTimeoutMs + config.loadTimeoutMs + config.timeoutMs * 2;
+  /** One action of PoB's protocol on the call's build. */
+  const read =
+    (name: string, action = name) =>
+    ({ build_id, ...params }: { build_id?: string } & Record<string, unknown>, ctx: LuaContext) =>
+      onBuild(getPool(), ctx, tool(name), { build_id, run: (w) => w.call(action, params, tool(name)) });
+  const edit =
+    (name: string) =>
+    ({ build_id, ...params }: { build_id?: string } & Record<string, unknown>, ctx: LuaContext) =>
+      onBuild(getPool(), ctx, tool(name), { build_id, mutates: true, run: (w) => w.call(name, params, tool(name)) });
   const tools = [
     defineTool({
       name: 'lua_start',
@@ -38,66 +45,78 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       input: z.object({}),
       annotations: { ...reads, idempotentHint: true },
       handler: async (_args, ctx) => {
-        await getBridge().start({ signal: ctx.signal, progress: ctx.progress });
-        const version = await call('version', {}, ctx);
-        return { ...getBridge().status(), version };
+        const pool = getPool();
+        await pool.start(ctx.progress);
+        const { value: version } = await pool.run({
+          client: ctx.client.id,
+          tool: tool('start'),
+          signal: ctx.signal,
+          progress: ctx.progress,
+          run: (w) => w.call('version', {}, tool('start')),
+        });
+        return { ...pool.status(), version };
       },
     }),
     defineTool({
       name: 'lua_stop',
       title: 'Stop PoB',
       description:
-        'Stops the PoB Lua process (the loaded build is dropped); safe to call when it is not running. With a PoB GUI (tcp) it only disconnects: PoB keeps running with its build.',
+        "Stops the PoB worker processes once their calls in progress end, and drops this client's build (other clients' builds reload from the build store on their next call); safe to call when nothing runs. With a PoB GUI (tcp) it only disconnects: PoB keeps running with its build.",
       input: z.object({}),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      handler: async () => {
-        const bridge = getBridge();
-        const was = await bridge.stop();
-        return bridge.mode === 'tcp' ? { stopped: false, disconnected: was } : { stopped: was };
+      handler: async (_args, ctx) => {
+        const pool = getPool();
+        const was = await pool.stop();
+        Object.assign(clientBuild(ctx.client), { id: undefined, failed: undefined });
+        return pool.mode === 'tcp' ? { stopped: false, disconnected: was } : { stopped: was };
       },
     }),
     defineTool({
       name: 'lua_load_build',
       title: 'Load a build into PoB',
-      description: 'Loads a build into PoB, which recalculates it; later pob_lua_* tools work on this build.',
+      description:
+        'Loads a build into PoB, which recalculates it, and answers its build_id (derived from the XML) with the build info; later pob_lua_* tools of this client work on this build, and any client passing the build_id does too. With build_id instead of XML, makes that stored build this client’s.',
       input: z
         .object({
           build_xml: z.string().min(1).optional().describe('build XML, or the path of a file holding it'),
           code: z.string().min(1).optional().describe('share code, or the path of a file holding one'),
-          name: z.string().min(1).optional().describe('name PoB gives the build'),
+          build_id: buildIdInput.describe('a build_id answered before (by this host or one sharing its build store)'),
+          name: z.string().min(1).optional().describe('name PoB gives the build (a label: it is not part of the build_id)'),
         })
-        .refine((a) => (a.build_xml === undefined) !== (a.code === undefined), { message: 'give exactly one of build_xml or code' }),
+        .refine((a) => [a.build_xml, a.code, a.build_id].filter((v) => v !== undefined).length === 1, {
+          message: 'give exactly one of build_xml, code or build_id',
+        }),
       annotations: edits,
-      handler: async ({ build_xml, code, name }, ctx) => {
-        const field = build_xml !== undefined ? 'build_xml' : 'code';
-        const text = await readBuildText((build_xml ?? code)!, field, ctx.files);
-        await checkBuildXml(text.xml, field, ctx.signal);
-        const label = name ?? (text.file ? path.basename(text.file).replace(/\.[^.]*$/, '') : undefined);
-        return call('load_build_xml', { xml: text.xml, ...(label ? { name: label } : {}) }, ctx);
-      },
+      handler: (args, ctx) => loadTool(getPool(), ctx, args),
     }),
     defineTool({
       name: 'lua_get_stats',
       title: 'PoB stats',
       description: "PoB's computed stats of the loaded build: every numeric stat (600-700), or the named fields.",
-      input: z.object({ fields, display: z.boolean().optional().describe("also list PoB's sidebar stats with their labels") }),
+      input: z.object({
+        build_id: buildIdInput,
+        fields,
+        display: z.boolean().optional().describe("also list PoB's sidebar stats with their labels"),
+      }),
       annotations: reads,
-      handler: ({ fields: f, display }, ctx) => call('get_stats', { ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx),
+      handler: ({ build_id, fields: f, display }, ctx) =>
+        read('get_stats')({ build_id, ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx),
     }),
     defineTool({
       name: 'lua_get_tree',
       title: 'PoB passive tree',
       description:
         'The passive tree of the loaded build: version, class, ascendancy, allocated node ids, masteries, keystones and notables, jewels, points, tree URL.',
-      input: z.object({}),
+      input: z.object({ build_id: buildIdInput }),
       annotations: reads,
-      handler: (_args, ctx) => call('get_tree', {}, ctx),
+      handler: read('get_tree'),
     }),
     defineTool({
       name: 'lua_set_tree',
       title: 'Replace the passive tree',
       description: 'Sets the exact allocated node set (and class, ascendancy, masteries), recalculates, and reports what changed.',
       input: z.object({
+        build_id: buildIdInput,
         classId: z
           .number()
           .int()
@@ -116,7 +135,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         fields,
       }),
       annotations: edits,
-      handler: (args, ctx) => call('set_tree', args, ctx),
+      handler: edit('set_tree'),
     }),
     defineTool({
       name: 'lua_update_tree_delta',
@@ -125,6 +144,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         'Allocates nodes along their shortest path and deallocates nodes with what depends on them (as clicking in PoB does), sets mastery effects, recalculates, and reports what changed.',
       input: z
         .object({
+          build_id: buildIdInput,
           addNodes: nodeIds('node ids to allocate').optional(),
           removeNodes: nodeIds('node ids to deallocate').optional(),
           masteryEffects: masteryEffects.optional(),
@@ -134,7 +154,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
           message: 'give addNodes, removeNodes or masteryEffects',
         }),
       annotations: edits,
-      handler: (args, ctx) => call('update_tree_delta', args, ctx),
+      handler: edit('update_tree_delta'),
     }),
     defineTool({
       name: 'lua_calc_with',
@@ -143,6 +163,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         "Computes the build as if nodes were added (with their path) or removed (with their dependants), without changing it; returns before, after and delta. Uses PoB's own tooltip calculator.",
       input: z
         .object({
+          build_id: buildIdInput,
           addNodes: nodeIds('node ids to add').optional(),
           removeNodes: nodeIds('node ids to remove').optional(),
           fields,
@@ -150,16 +171,16 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         })
         .refine((a) => a.addNodes?.length || a.removeNodes?.length, { message: 'give addNodes or removeNodes' }),
       annotations: reads,
-      handler: (args, ctx) => call('calc_with', args, ctx),
+      handler: read('calc_with'),
     }),
     defineTool({
       name: 'lua_export_build',
       title: 'Export the build',
       description: 'The loaded build as PoB saves it (XML with recomputed <PlayerStat> values) and as a share code.',
-      input: z.object({}),
+      input: z.object({ build_id: buildIdInput }),
       annotations: reads,
-      handler: async (_args, ctx) => {
-        const { xml } = (await call('export_build_xml', {}, ctx)) as { xml: string };
+      handler: async ({ build_id }, ctx) => {
+        const { xml } = (await read('export_build', 'export_build_xml')({ build_id }, ctx)) as { xml: string };
         const code = await encodeShareCode(xml);
         return structured(
           { code, xml },
@@ -172,25 +193,25 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       title: 'Build info',
       description:
         'Class, ascendancy, level, bandit/pantheon, main skill, socket groups with gems, and equipped items of the loaded build, as PoB sees them.',
-      input: z.object({}),
+      input: z.object({ build_id: buildIdInput }),
       annotations: reads,
-      handler: (_args, ctx) => call('get_build_info', {}, ctx),
+      handler: read('get_build_info'),
     }),
     defineTool({
       name: 'lua_set_level',
       title: 'Set character level',
       description: 'Sets the character level (1-100), recalculates, and reports what changed.',
-      input: z.object({ level: z.number().int().min(1).max(100).describe('character level'), fields }),
+      input: z.object({ build_id: buildIdInput, level: z.number().int().min(1).max(100).describe('character level'), fields }),
       annotations: edits,
-      handler: (args, ctx) => call('set_level', args, ctx),
+      handler: edit('set_level'),
     }),
     defineTool({
       name: 'lua_get_config',
       title: 'Build configuration',
       description: "The loaded build's configuration inputs (PoB's Configuration tab) and placeholders.",
-      input: z.object({}),
+      input: z.object({ build_id: buildIdInput }),
       annotations: reads,
-      handler: (_args, ctx) => call('get_config', {}, ctx),
+      handler: read('get_config'),
     }),
     defineTool({
       name: 'lua_set_config',
@@ -198,6 +219,7 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
       description:
         'Sets configuration inputs by their PoB variable names (null clears one), recalculates, and reports what changed. Unknown names or wrong types change nothing.',
       input: z.object({
+        build_id: buildIdInput,
         input: z
           .record(z.string().min(1), z.union([z.boolean(), z.number(), z.string(), z.null()]))
           .refine((r) => Object.keys(r).length > 0, { message: 'name at least one option' })
@@ -205,27 +227,30 @@ export function luaTools(config: PobConfig, getBridge: () => PobBridge): ToolDef
         fields,
       }),
       annotations: edits,
-      handler: ({ input, fields: f }, ctx) => {
+      handler: ({ build_id, input, fields: f }, ctx) => {
         const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null));
         const clear = Object.entries(input)
           .filter(([, v]) => v === null)
           .map(([k]) => k);
-        return call('set_config', { input: set, clear, ...(f ? { fields: f } : {}) }, ctx);
+        return edit('set_config')({ build_id, input: set, clear, ...(f ? { fields: f } : {}) }, ctx);
       },
     }),
     defineTool({
       name: 'lua_verify_build',
       title: 'Check PoB parity',
       description:
-        "Loads a build, recomputes it, and puts each <PlayerStat> value saved in it beside PoB's recomputed value with the relative difference: tells whether the PoB that saved the build and this one agree. Replaces the loaded build.",
-      input: z.object({
-        build: z.string().min(1).describe('build XML, a share code, or the path of a file holding either'),
-        tolerance: z.number().min(0).max(1).default(1e-6).describe('largest relative difference counted as equal'),
-      }),
+        "Loads a build, recomputes it, and puts each <PlayerStat> value saved in it beside PoB's recomputed value with the relative difference: tells whether the PoB that saved the build and this one agree. The build becomes this client's (its build_id is answered).",
+      input: z
+        .object({
+          build: z.string().min(1).optional().describe('build XML, a share code, or the path of a file holding either'),
+          build_id: buildIdInput.describe('a stored build instead of `build`'),
+          tolerance: z.number().min(0).max(1).default(1e-6).describe('largest relative difference counted as equal'),
+        })
+        .refine((a) => (a.build === undefined) !== (a.build_id === undefined), { message: 'give exactly one of build or build_id' }),
       annotations: edits,
-      handler: async ({ build, tolerance }, ctx) => {
-        const report = await verifyBuild(getBridge(), build, tolerance, ctx.signal, ctx.progress, ctx.files);
-        return structured({ ...report }, renderVerify(report));
+      handler: async ({ build, build_id, tolerance }, ctx) => {
+        const { report, buildId } = await verifyBuild(getPool(), ctx, { build, build_id }, tolerance);
+        return structured({ ...report, ...(buildId ? { build_id: buildId } : {}) }, renderVerify(report));
       },
     }),
   ];

@@ -1,9 +1,10 @@
 // lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
 // recomputed value, to tell whether the user's PoB version and ours agree.
-import { ToolError, type FileAccess } from '../../src/backend/index.js';
-import type { CallOptions, PobBridge } from './bridge.js';
+import { ToolError } from '../../src/backend/index.js';
 import { readBuildText } from './build-input.js';
+import { loadBuild, resolveBuild, type LuaContext } from './lua-calls.js';
 import { analyzeBuildXml } from './parse-job.js';
+import type { PobPool } from './pool.js';
 import { formatNumber } from './render.js';
 
 export interface VerifyRow {
@@ -30,16 +31,27 @@ export function relativeDifference(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
 }
 
+/** The build's XML: an argument (XML, share code or file), or a stored build named by build_id. */
+async function buildXml(pool: PobPool, ctx: LuaContext, given: { build?: string; build_id?: string }): Promise<string> {
+  if (given.build !== undefined) return (await readBuildText(given.build, 'build', ctx.files)).xml;
+  resolveBuild(pool, ctx, given.build_id, 'pob_lua_verify_build');
+  const stored = await pool.store.get(given.build_id!);
+  if (stored === undefined)
+    throw new ToolError(`build_id ${given.build_id} is not in the build store: load the build with pob_lua_load_build first`, {
+      code: 'UNKNOWN_BUILD',
+    });
+  return stored;
+}
+
+/** Loads the build (it becomes the client's) and compares, in one call on one worker. */
 export async function verifyBuild(
-  bridge: PobBridge,
-  build: string,
+  pool: PobPool,
+  ctx: LuaContext,
+  given: { build?: string; build_id?: string },
   tolerance: number,
-  signal?: AbortSignal,
-  progress?: CallOptions['progress'],
-  files?: FileAccess,
-): Promise<VerifyReport> {
-  const text = await readBuildText(build, 'build', files);
-  const analysis = await analyzeBuildXml(text.xml, 'build', signal);
+): Promise<{ report: VerifyReport; buildId?: string }> {
+  const xml = await buildXml(pool, ctx, given);
+  const analysis = await analyzeBuildXml(xml, 'build', ctx.signal);
   const saved: Record<string, number> = { ...analysis.stats };
   for (const [name, value] of Object.entries(analysis.minionStats)) saved[`Minion.${name}`] = value;
   const names = Object.keys(saved);
@@ -48,10 +60,12 @@ export async function verifyBuild(
       code: 'NO_SAVED_STATS',
     });
   }
-  const options = { signal, progress, tool: 'pob_lua_verify_build' };
-  await bridge.call('load_build_xml', { xml: text.xml, name: 'verify' }, options);
-  const { stats } = await bridge.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, options);
-  const version = await bridge.call<{ pob?: { version?: string } }>('version', {}, options).catch(() => undefined);
+  const tool = 'pob_lua_verify_build';
+  const { value, buildId } = await loadBuild(pool, ctx, tool, { xml, name: 'verify' }, async (w) => ({
+    stats: (await w.call<{ stats: Record<string, unknown> }>('get_stats', { fields: names }, tool)).stats,
+    version: await w.call<{ pob?: { version?: string } }>('version', {}, tool).catch(() => undefined),
+  }));
+  const { stats, version } = value;
   const rows: VerifyRow[] = names.map((stat) => {
     const value = stats[stat];
     if (typeof value !== 'number') return { stat, saved: saved[stat], ok: false };
@@ -60,7 +74,7 @@ export async function verifyBuild(
   });
   const missing = rows.filter((r) => r.computed === undefined).length;
   const matching = rows.filter((r) => r.ok).length;
-  return {
+  const report: VerifyReport = {
     pobVersion: version?.pob?.version,
     tolerance,
     total: rows.length,
@@ -70,6 +84,7 @@ export async function verifyBuild(
     agrees: matching === rows.length,
     rows,
   };
+  return { report, buildId };
 }
 
 export function renderVerify(report: VerifyReport): string {

@@ -3,8 +3,12 @@
 // decision, pinned by test/kit/exports.test.ts.
 export { JsonLinesPeer, LineBuffer, PeerError } from './json-lines/peer.js';
 export type { JsonLinesPeerOptions, RequestOptions } from './json-lines/peer.js';
-export { JsonLinesProcess, ProcessError, residentBytes } from './json-lines/process.js';
-export type { JsonLinesProcessOptions, JsonMessage, ProcessErrorCode, ProcessStats, Requester } from './json-lines/process.js';
+export { JsonLinesProcess } from './json-lines/process.js';
+export type { ProcessStats } from './json-lines/process.js';
+export { ProcessError } from './json-lines/process-error.js';
+export type { ProcessErrorCode } from './json-lines/process-error.js';
+export type { JsonLinesProcessOptions, JsonMessage } from './json-lines/process-options.js';
+export { residentBytes } from './json-lines/resident.js';
 export { ConnectError, JsonLinesTcpClient } from './json-lines/tcp.js';
 export type { JsonLinesTcpOptions } from './json-lines/tcp.js';
 export { UpstreamClient, describeError } from '../upstream/client.js';

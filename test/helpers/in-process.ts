@@ -66,6 +66,47 @@ export async function serveInProcess(options: HostOptions & { era?: 'legacy' | '
   };
 }
 
+/** One host in-process with any number of clients, each its own (as separate stdio connections are). */
+export async function hostInProcess(options: HostOptions): Promise<{
+  registry: Registry;
+  connect(era?: 'legacy' | 'modern'): Promise<Client>;
+  close(): Promise<void>;
+}> {
+  const { registry } = await openHost({
+    cwd: options.cwd,
+    env: hostEnv(options),
+    plugins: options.plugins,
+    configFile: options.configFile,
+    writeLog: options.writeLog ?? (() => undefined),
+    serving: true,
+  });
+  const open: Array<() => Promise<void>> = [];
+  return {
+    registry,
+    async connect(era = 'legacy') {
+      const hostClient = new HostClient('stdio');
+      const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' }, { client: hostClient });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client(
+        { name: 'mcphost-test', version: '1.0.0' },
+        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
+      await client.connect(clientSide);
+      open.push(async () => {
+        await client.close().catch(() => undefined);
+        await server.close().catch(() => undefined);
+        hostClient.close();
+      });
+      return client;
+    },
+    async close() {
+      await Promise.all(open.splice(0).map((c) => c()));
+      await registry.close();
+    },
+  };
+}
+
 /** `mcphost call <plugin> <tool>` in-process: the outcome (result, or error kind and message). */
 export function callInProcess(
   options: HostOptions & Pick<OneShotRequest, 'plugin' | 'tool' | 'args' | 'flags' | 'timeoutMs' | 'signal' | 'onProgress'>,

@@ -117,7 +117,6 @@ describe('public entry points', () => {
         'ProcessErrorCode',
         'ProcessStats',
         'RequestOptions',
-        'Requester',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',

@@ -1,7 +1,8 @@
 // JsonLinesProcess against a real child (a small Node script written here): banner, queue,
-// timeouts, crashes, planned restarts with state carried over, memory limit, stop and close.
+// timeouts, crashes, stop and close, and the options' checks. When to replace a child (after N
+// requests, above a memory limit) is the caller's policy: the pob plugin's is tested there.
 import { describe, expect, it, afterEach } from 'vitest';
-import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/kit/json-lines/process.js';
+import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/kit/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CHILD = String.raw`
@@ -159,37 +160,31 @@ describe('JsonLinesProcess', () => {
     expect(after.status).toBe('fulfilled');
   });
 
-  it('replaces the child after N counted requests and carries state across', async () => {
-    const p = child('ok', {
-      restartAfter: 2,
-      counts: (m) => m.action === 'load',
-      preserve: {
-        save: async (send) => result(await send({ action: 'get' })).counter,
-        restore: async (send, saved) => void (await send({ action: 'set', params: { counter: saved } })),
-      },
-    });
-    const a = result(await p.request({ action: 'load' }));
+  it('reports its resident memory, and a new start number for every fresh child', async () => {
+    const p = child();
     await p.request({ action: 'echo' });
-    const b = result(await p.request({ action: 'load' }));
-    expect(b.pid).toBe(a.pid);
-    const c = result(await p.request({ action: 'get' }));
-    expect(c.pid).not.toBe(a.pid);
-    expect(c.counter).toBe(2);
-    expect(await gone(a.pid)).toBe(true);
-    expect(p.stats.planned).toBe(1);
+    const base = (await p.rss())!;
+    expect(base).toBeGreaterThan(1_000_000);
+    await p.request({ action: 'alloc', params: { mb: 64 } });
+    expect((await p.rss())!).toBeGreaterThan(base + 32 * 1048576);
+    expect(p.stats.starts).toBe(1);
+    await p.stop();
+    await p.request({ action: 'echo' });
+    expect(p.stats.starts).toBe(2);
   });
 
-  it('replaces the child when its resident memory goes above the limit', async () => {
-    const probe = child();
-    await probe.request({ action: 'echo' });
-    const base = (await probe.rss())!;
-    expect(base).toBeGreaterThan(1_000_000);
-    const p = child('ok', { maxRssBytes: base + 40 * 1048576 });
-    const first = result(await p.request({ action: 'echo' })).pid;
-    await p.request({ action: 'alloc', params: { mb: 10 } });
-    expect(result(await p.request({ action: 'echo' })).pid).toBe(first);
-    await p.request({ action: 'alloc', params: { mb: 80 } });
-    expect(result(await p.request({ action: 'echo' })).pid).not.toBe(first);
+  it('normalises its options in one place: bad values are refused naming the option', () => {
+    expect(() => new JsonLinesProcess({ command: '' })).toThrow(/Expected `command` to be a non-empty string, got ""/);
+    expect(() => new JsonLinesProcess({ command: 'x', requestTimeoutMs: 0 })).toThrow(
+      /Expected `requestTimeoutMs` to be a positive number of milliseconds, got 0/,
+    );
+    expect(() => new JsonLinesProcess({ command: 'x', startTimeoutMs: -1 })).toThrow(/startTimeoutMs/);
+  });
+
+  it('takes a start budget for one start, overriding startTimeoutMs', async () => {
+    const slow = await rejection(child('silent', { startTimeoutMs: 60_000 }).start(300));
+    expect(slow.code).toBe('START_TIMEOUT');
+    expect(slow.message).toMatch(/printed no ready line within 300 ms/);
   });
 
   it('reports a refused banner, an early exit, garbage, silence and a missing command', async () => {

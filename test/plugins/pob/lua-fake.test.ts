@@ -1,5 +1,6 @@
 // The pob_lua_* tools through `mcphost serve` over MCP (the SDK client), with the real luajit
-// running the project's Lua server on the fake PoB in test/fixtures/pob/fake-pob.
+// running the project's Lua server on the fake PoB in test/fixtures/pob/fake-pob. One worker
+// here, so process details (pids, restarts) are exact; the pool is tested in pool.test.ts.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { decodeShareCode } from '../../../plugins/pob/share-code.ts';
 import { tempDir } from '../../helpers/tmp.js';
@@ -27,7 +28,7 @@ const LUA_TOOLS = [
 describe('pob Lua tools on the fake PoB', () => {
   let s: PobSession;
   beforeAll(async () => {
-    s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
+    s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_WORKERS: '1' });
   });
   afterAll(async () => {
     await s?.close();
@@ -44,6 +45,7 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(none).toMatchObject({ code: 'NO_BUILD', message: expect.stringMatching(/no build is loaded/) });
     const file = tmp.write('fake.xml', fakeBuild({ level: 90 }));
     const info = await s.ok('pob_lua_load_build', { build_xml: file });
+    expect(info.build_id).toMatch(/^[0-9a-f]{32}$/);
     expect(info).toMatchObject({
       className: 'Witch',
       ascendClassName: 'Occultist',
@@ -99,8 +101,8 @@ describe('pob Lua tools on the fake PoB', () => {
     // set_tree reports the tree exactly as get_tree reads it, nodes and masteries included.
     expect(set.tree).toEqual(tree);
     expect(mastery.tree.masteryEffects).toEqual({ '500': 9500, '501': 9501 });
-    expect((await s.fails('pob_lua_set_tree', { classId: 1, ascendClassId: 3, nodes: [] })).message).toMatch(
-      /Marauder has no ascendClassId 3/,
+    expect((await s.fails('pob_lua_set_tree', { classId: 1, ascendClassId: 4, nodes: [] })).message).toMatch(
+      /Marauder has no ascendClassId 4/,
     );
   });
 
@@ -127,7 +129,7 @@ describe('pob Lua tools on the fake PoB', () => {
     expect(level.code).toBe('INVALID_ARGUMENTS');
     expect(level.message).toMatch(/level/);
     expect((await s.fails('pob_lua_load_build', { build_xml: fakeBuild(), code: 'eNx' })).message).toMatch(
-      /exactly one of build_xml or code/,
+      /exactly one of build_xml, code or build_id/,
     );
     expect((await s.fails('pob_lua_load_build', { code: 'not a code at all' })).code).toBe('BAD_SHARE_CODE');
     expect((await s.fails('pob_lua_calc_with', {})).message).toMatch(/addNodes or removeNodes/);
@@ -176,20 +178,22 @@ describe('pob Lua tools on the fake PoB', () => {
 
 describe('pob Lua process failures', () => {
   it('kills a hung PoB, says so, and starts afresh; reports a crash with its exit code and stderr', async () => {
-    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_TIMEOUT_MS: '1500' });
+    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_WORKERS: '1', POB_LOAD_TIMEOUT_MS: '1500' });
     try {
-      await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 20 }) });
+      const before = await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 20 }) });
       const { pid } = await s.ok('pob_lua_start');
       const hung = await s.fails('pob_lua_load_build', { build_xml: fakeBuild({ fake: 'hang' }) });
       expect(hung.code).toBe('LUA_TIMEOUT');
       expect(hung.message).toMatch(
-        /gave no answer to pob_lua_load_build within 1500 ms; it was stopped and starts afresh on the next call/,
+        /gave no answer to pob_lua_load_build within 1500 ms; that worker was stopped and starts afresh on the next call, and the next load gets 3000 ms/,
       );
       expect(await gone(pid)).toBe(true);
       const lost = await s.fails('pob_lua_get_stats');
       expect(lost.message).toMatch(
-        /no build is loaded: load one first with pob_lua_load_build \(the build loaded before was lost: PoB timed out on pob_lua_load_build/,
+        /no build is loaded: load one first with pob_lua_load_build \(this client's last load failed: PoB gave no answer to pob_lua_load_build/,
       );
+      // The build loaded before the hang was never lost: it is a value in the store.
+      expect((await s.ok('pob_lua_get_stats', { build_id: before.build_id, fields: ['Life'] })).stats.Life).toBe(life(20, 3));
       const next = await s.ok('pob_lua_start');
       expect(next.pid).not.toBe(pid);
       expect(next.restarts).toMatchObject({ timeouts: 1 });
@@ -208,8 +212,8 @@ describe('pob Lua process failures', () => {
     }
   });
 
-  it('queues concurrent calls: one request at a time, each answer to its own call', async () => {
-    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
+  it('queues concurrent calls: one request at a time on one worker, each answer to its own call', async () => {
+    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_WORKERS: '1' });
     try {
       const levels = [11, 12, 13, 14];
       const answers = await Promise.all(
@@ -222,8 +226,14 @@ describe('pob Lua process failures', () => {
     }
   });
 
-  it('restarts after N loads and above the memory limit, carrying the current build over', async () => {
-    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_RESTART_AFTER_LOADS: '2', POB_MAX_RSS_MB: '64' });
+  it('restarts after N loads and above the memory limit; the build reloads from the store', async () => {
+    const s = await pobSession(tmp.dir, {
+      POB_LUA_ENABLED: '1',
+      POB_PATH: FAKE_POB,
+      POB_WORKERS: '1',
+      POB_RESTART_AFTER_LOADS: '2',
+      POB_MAX_RSS_MB: '64',
+    });
     try {
       await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 50 }) });
       const first = (await s.ok('pob_lua_start')).pid;
@@ -249,15 +259,16 @@ describe('pob Lua process failures', () => {
   });
 
   it('leaves no luajit behind when the client goes away or the host is killed', async () => {
-    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB });
-    const { pid } = await s.ok('pob_lua_start');
+    const s = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_WORKERS: '2' });
+    const { workers } = await s.ok('pob_lua_start');
+    expect(workers).toHaveLength(2);
     await s.close();
-    expect(await gone(pid)).toBe(true);
+    for (const { pid } of workers) expect(await gone(pid)).toBe(true);
 
-    const k = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB }, { binary: true });
-    const other = (await k.ok('pob_lua_start')).pid;
+    const k = await pobSession(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: FAKE_POB, POB_WORKERS: '2' }, { binary: true });
+    const others = (await k.ok('pob_lua_start')).workers;
     process.kill(k.transport!.pid!, 'SIGKILL');
-    expect(await gone(other)).toBe(true);
+    for (const { pid } of others) expect(await gone(pid)).toBe(true);
     await k.close().catch(() => undefined);
   });
 });

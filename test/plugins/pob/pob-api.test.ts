@@ -284,7 +284,7 @@ describe("the fork's own stdio API, spawned by mcphost", () => {
 
   it('loads a build and answers every tool the fork can serve', async () => {
     const info = await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 30 }), name: 'mine' });
-    expect(info).toEqual({ name: 'mine', level: 30, treeVersion: '3_0' });
+    expect(info).toEqual({ name: 'mine', level: 30, treeVersion: '3_0', build_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect((await s.ok('pob_lua_get_stats', { fields: ['Life'] })).stats.Life).toBe(life(30, 3));
     const what = await s.ok('pob_lua_calc_with', { removeNodes: [401], fields: ['CombinedDPS'] });
     expect(what.delta.CombinedDPS).toBeCloseTo(-30_000 * 0.05, 6);
