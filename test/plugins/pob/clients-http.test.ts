@@ -36,10 +36,20 @@ afterAll(async () => {
   await Promise.allSettled(servers.map((s) => s.stop()));
 });
 
+// Clients over HTTP may name only files inside the roots: the shared builds folder is one, as a
+// team sharing a builds folder would set it.
+const CONFIG = tmp.write('mcprc.json', JSON.stringify({ files: { roots: [path.join(SHARED_DATA, 'pob-builds')] } }));
+
 async function serve(env: Record<string, string> = {}): Promise<HttpServer> {
   const server = await startHttp(['--plugins', 'pob'], {
     cwd: tmp.dir,
-    env: pobEnv(tmp.dir, { POB_LUA_ENABLED: '1', POB_PATH: REAL ?? FAKE_POB, POB_TIMEOUT_MS: '60000', ...env }),
+    env: pobEnv(tmp.dir, {
+      MCPHOST_CONFIG: CONFIG,
+      POB_LUA_ENABLED: '1',
+      POB_PATH: REAL ?? FAKE_POB,
+      POB_TIMEOUT_MS: '60000',
+      ...env,
+    }),
   });
   servers.push(server);
   return server;

@@ -321,7 +321,14 @@ describe('the headless API proposed upstream (PathOfBuildingCommunity/PathOfBuil
 
   it('names the class, and sets the config inputs the PR adds; the fork’s own limits are not applied to it', async () => {
     const info = await s.ok('pob_lua_load_build', { build_xml: fakeBuild({ level: 30 }), name: 'mine' });
-    expect(info).toEqual({ name: 'mine', level: 30, className: 'Witch', ascendClassName: 'Occultist', treeVersion: '3_0' });
+    expect(info).toEqual({
+      name: 'mine',
+      level: 30,
+      className: 'Witch',
+      ascendClassName: 'Occultist',
+      treeVersion: '3_0',
+      build_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     const set = await s.ok('pob_lua_set_config', { input: { useFrenzyCharges: true, enemyIsBoss: 'Pinnacle', bandit: 'Alira' } });
     expect(set.input).toMatchObject({ useFrenzyCharges: true, enemyIsBoss: 'Pinnacle', bandit: 'Alira' });
     expect((await s.ok('pob_lua_get_config')).input).toMatchObject({ useFrenzyCharges: true, enemyIsBoss: 'Pinnacle' });
