@@ -10,6 +10,7 @@ import type { InstalledPackage } from '../loader/installed.js';
 import { loadBackends, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
 import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import { Registry } from '../registry/registry.js';
+import { toolSurface } from '../discover/surface.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -133,5 +134,6 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
     serving: options.serving,
     files: { roots: resolved.config.files.roots, cwd: resolved.cwd },
   });
+  toolSurface(registry, logger).configure(resolved.config.tools);
   return { ...opened, registry, loaded, failures };
 }

@@ -27,6 +27,11 @@ export default class Serve extends HostCommand {
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
     token: Flags.string({ description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host' }),
+    'tool-mode': Flags.option({
+      options: ['flat', 'discover'] as const,
+      description:
+        'flat: list every tool; discover: list three meta-tools (find, describe, call) and the pinned tools (env MCPHOST_TOOL_MODE)',
+    })(),
   };
 
   async run(): Promise<void> {
@@ -37,6 +42,7 @@ export default class Serve extends HostCommand {
     const port = flags.http ?? flags.port;
     if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
+    if (flags['tool-mode'] !== undefined) overrides.push({ path: 'tools.mode', value: flags['tool-mode'], flag: '--tool-mode' });
 
     // Signals are handled from here on: one that arrives while backends start still stops them.
     const shutdown = installShutdown({ logger: createLogger({ level: 'warn' }), deadlineMs: DEFAULT_SHUTDOWN_MS });
