@@ -1,6 +1,15 @@
 // One loaded backend inside the registry: its context, lazy start (retried after a failure), its
 // listings, health and stop.
-import type { Backend, BackendContext, CallContext, HealthReport, ListKind, Logger, ProgressUpdate } from '../backend/types.js';
+import type {
+  Backend,
+  BackendContext,
+  CallContext,
+  HealthReport,
+  ListKind,
+  Logger,
+  ProgressUpdate,
+  TraceContext,
+} from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
@@ -21,6 +30,8 @@ export interface BackendHostOptions {
   /** Where clients' file arguments may point (ctx.files). */
   files: FileRoots;
   onListChanged(plugin: string, kind: ListKind): void;
+  /** A backend published a gauge (ctx.gauge). */
+  onGauge?(plugin: string, name: string, help: string, read: () => number | undefined): void;
 }
 
 type ListingKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -50,6 +61,7 @@ export class BackendHost {
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),
       serving: options.serving === true,
+      gauge: (name, help, read) => options.onGauge?.(this.name, name, help, read),
     };
   }
 
@@ -90,8 +102,15 @@ export class BackendHost {
     }
   }
 
-  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient): CallContext {
-    return { ...this.context, signal, progress, client: client.scoped(this.name), files: this.options.files.access(client) };
+  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient, trace?: TraceContext): CallContext {
+    return {
+      ...this.context,
+      signal,
+      progress,
+      client: client.scoped(this.name),
+      files: this.options.files.access(client),
+      ...(trace && { trace }),
+    };
   }
 
   async listing<T>(key: ListingKey): Promise<T[]> {

@@ -10,6 +10,7 @@ import type {
   ResourceListing,
   ResourceTemplateDef,
   ToolDef,
+  TraceContext,
 } from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
@@ -77,6 +78,24 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The client the call comes from (default: the registry's own in-process client). */
   client?: HostClient;
+  /** The caller's trace context (`traceparent` in the request's `_meta`), handed to the handler as ctx.trace. */
+  trace?: TraceContext;
+}
+
+/** One finished tool call, for monitoring. */
+export interface CallRecord {
+  tool: string;
+  plugin: string;
+  durationMs: number;
+  outcome: CallOutcome;
+}
+
+/** A gauge a backend published (ctx.gauge). */
+export interface BackendGauge {
+  plugin: string;
+  name: string;
+  help: string;
+  read(): number | undefined;
 }
 
 interface Snapshot {
@@ -95,6 +114,8 @@ export class Registry {
   private readonly shutdown = new AbortController();
   private snapshot?: Promise<Snapshot>;
   private readonly listeners = new Set<Listener>();
+  private readonly callListeners = new Set<(record: CallRecord) => void>();
+  private readonly gaugeMap = new Map<string, BackendGauge>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
   /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
@@ -115,6 +136,7 @@ export class Registry {
           serving: options.serving,
           files,
           onListChanged: (_plugin, kind) => this.listChanged(kind),
+          onGauge: (plugin, name, help, read) => this.gaugeMap.set(`${plugin}\u0000${name}`, { plugin, name, help, read }),
         }),
     );
   }
@@ -140,6 +162,17 @@ export class Registry {
   onListChanged(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Told of every finished tool call (metrics). */
+  onCall(listener: (record: CallRecord) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
+  /** The gauges the backends published (ctx.gauge). */
+  gauges(): BackendGauge[] {
+    return [...this.gaugeMap.values()];
   }
 
   private listChanged(kind: ListKind): void {
@@ -284,7 +317,19 @@ export class Registry {
       },
     );
     this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run));
+    const started = performance.now();
+    void run.then((outcome) => {
+      this.inFlight.delete(run);
+      if (this.callListeners.size === 0) return;
+      const record = { tool: tool.publicName, plugin: tool.plugin, durationMs: performance.now() - started, outcome };
+      for (const listener of this.callListeners) {
+        try {
+          listener(record);
+        } catch (error) {
+          this.options.logger.debug(`call listener failed: ${(error as Error).message}`);
+        }
+      }
+    });
     return run;
   }
 

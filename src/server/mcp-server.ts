@@ -8,6 +8,7 @@ import type { Registry } from '../registry/registry.js';
 import type { HostClient } from '../registry/clients.js';
 import { toolSurface } from '../discover/surface.js';
 import { FIND_TOOLS } from '../discover/meta-tools.js';
+import { traceOf } from './trace.js';
 
 export interface ServerInfo {
   name: string;
@@ -85,6 +86,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
         client: options.client,
         onProgress,
         timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
+        trace: traceOf(ctx.mcpReq._meta) ?? traceOf(_meta),
       });
       await Promise.all(sent);
       if (options.confirmProgress && sent.length > 0) {

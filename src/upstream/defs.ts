@@ -65,7 +65,12 @@ export function createDefs(options: DefsOptions) {
         client.request(
           (c) =>
             c.callTool(
-              { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+              {
+                name: tool.name,
+                arguments: (args ?? {}) as Record<string, unknown>,
+                // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
+                ...(ctx.trace && { _meta: { ...ctx.trace } }),
+              },
               {
                 signal: ctx.signal,
                 timeout: BACKSTOP_MS,
