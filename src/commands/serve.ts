@@ -6,6 +6,7 @@ import { openHost } from '../app/open.js';
 import { createLogger } from '../lib/logger.js';
 import { installShutdown } from '../server/lifecycle.js';
 import { serveOnStdio } from '../server/stdio.js';
+import { watchConfig } from '../app/live-config.js';
 
 /** The shutdown deadline until the config says otherwise (timeouts.shutdownMs's default). */
 const DEFAULT_SHUTDOWN_MS = 2_000;
@@ -32,6 +33,11 @@ export default class Serve extends HostCommand {
       description:
         'flat: list every tool; discover: list three meta-tools (find, describe, call) and the pinned tools (env MCPHOST_TOOL_MODE)',
     })(),
+    watch: Flags.boolean({
+      default: true,
+      allowNo: true,
+      description: 'apply edits of the config files read (and of the approvals) while serving; --no-watch reads them once',
+    }),
   };
 
   async run(): Promise<void> {
@@ -46,9 +52,8 @@ export default class Serve extends HostCommand {
 
     // Signals are handled from here on: one that arrives while backends start still stops them.
     const shutdown = installShutdown({ logger: createLogger({ level: 'warn' }), deadlineMs: DEFAULT_SHUTDOWN_MS });
-    const { registry, logger, resolved } = await openHost(
-      this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true }),
-    );
+    const options = this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true });
+    const { registry, logger, resolved, loaded } = await openHost(options);
     shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
     const http = resolved.config.http;
     // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
@@ -62,6 +67,11 @@ export default class Serve extends HostCommand {
     }
     const info = { name: 'mcphost', version: this.config.version };
     void registry.startEager();
+    const live = flags.watch ? watchConfig(options, registry, { resolved, loaded }, logger) : undefined;
+    const closeAll = (close: () => Promise<void>) => () => {
+      live?.close();
+      return close().then(() => registry.close());
+    };
     const names = registry.hosts.map((h) => h.name).join(', ');
     if (httpServer) {
       const serving = await httpServer.serveOnHttp(registry, info, http, logger).catch(async (error: NodeJS.ErrnoException) => {
@@ -69,11 +79,14 @@ export default class Serve extends HostCommand {
         throw listenFailure(error, http.host, http.port) ?? error;
       });
       logger.info(`serving ${names} on ${serving.url}`);
-      shutdown.ready(() => serving.close().then(() => registry.close()));
+      shutdown.ready(closeAll(() => serving.close()));
     } else {
       const serving = serveOnStdio(registry, info, logger);
       logger.info(`serving ${names} on stdio`);
-      shutdown.ready(() => serving.close().then(() => registry.close()), serving.closed);
+      shutdown.ready(
+        closeAll(() => serving.close()),
+        serving.closed,
+      );
     }
     // run() returns; the open server (or stdin) keeps the process alive until shutdown.
   }

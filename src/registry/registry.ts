@@ -123,22 +123,53 @@ export class Registry {
   /** The client of one-shot commands and of callers that name none. */
   readonly localClient = new HostClient('in-process');
 
+  private readonly files: FileRoots;
+
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    const files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
-    this.hosts = loaded.map(
-      (l) =>
-        new BackendHost(l, {
-          logger: options.logger,
-          shutdown: this.shutdown.signal,
-          startMs: options.timeouts.startMs,
-          serving: options.serving,
-          files,
-          onListChanged: (_plugin, kind) => this.listChanged(kind),
-          onGauge: (plugin, name, help, read) => this.gaugeMap.set(`${plugin}\u0000${name}`, { plugin, name, help, read }),
-        }),
+    this.files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
+    this.hosts = loaded.map((l) => this.newHost(l));
+  }
+
+  private newHost(l: LoadedBackend): BackendHost {
+    return new BackendHost(l, {
+      logger: this.options.logger,
+      shutdown: this.shutdown.signal,
+      startMs: this.options.timeouts.startMs,
+      serving: this.options.serving,
+      files: this.files,
+      onListChanged: (_plugin, kind) => this.listChanged(kind),
+      onGauge: (plugin, name, help, read) => this.gaugeMap.set(`${plugin}\u0000${name}`, { plugin, name, help, read }),
+    });
+  }
+
+  /**
+   * Live reconfiguration (a reload of .mcprc): the backends named in `remove` leave the lists at
+   * once and are stopped (their calls in progress end as at shutdown), those in `add` join, lazy as
+   * at start-up; `roots` replaces the file roots of remote clients. Clients are then told that every
+   * list changed. Clients and their sessions are untouched.
+   */
+  async reconfigure(change: { remove: string[]; add: LoadedBackend[]; roots?: readonly string[] }): Promise<void> {
+    const leaving = this.hosts.filter((h) => change.remove.includes(h.name));
+    for (const host of leaving) {
+      this.hosts.splice(this.hosts.indexOf(host), 1);
+      this.toolListErrors.delete(host.name);
+      for (const [key, gauge] of this.gaugeMap) if (gauge.plugin === host.name) this.gaugeMap.delete(key);
+    }
+    const ms = clampTimeout(this.options.timeouts.shutdownMs);
+    const stops = leaving.map((h) =>
+      h.stop().catch((error: Error) => this.options.logger.warn(`${h.name}: stop failed: ${error?.message ?? error}`)),
     );
+    if (!(await settledWithin(stops, ms))) this.options.logger.warn(`reload: a backend did not stop within ${ms} ms`);
+    for (const l of change.add) this.hosts.push(this.newHost(l));
+    if (change.roots) this.files.setRoots(change.roots);
+    for (const kind of ['tools', 'resources', 'prompts'] as const) this.listChanged(kind);
+  }
+
+  /** Tells every listener that a list changed (a reload that changed what `tools/list` shows). */
+  notifyListChanged(kind: ListKind): void {
+    this.listChanged(kind);
   }
 
   /** Builds the registry; two entries with one public name are an error naming both plugins. */
