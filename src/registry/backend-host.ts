@@ -103,12 +103,22 @@ export class BackendHost {
   }
 
   callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient, trace?: TraceContext): CallContext {
+    // `client` and `files` are made when a handler first reads them: most handlers never do, and in
+    // the profile of a relayed call building both cost as much as runTool's own code.
+    let scoped: CallContext['client'] | undefined;
+    let files: CallContext['files'] | undefined;
+    const roots = this.options.files;
+    const name = this.name;
     return {
       ...this.context,
       signal,
       progress,
-      client: client.scoped(this.name),
-      files: this.options.files.access(client),
+      get client() {
+        return (scoped ??= client.scoped(name));
+      },
+      get files() {
+        return (files ??= roots.access(client));
+      },
       ...(trace && { trace }),
     };
   }

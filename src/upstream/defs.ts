@@ -6,6 +6,7 @@ import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool }
 import type { CallContext, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../backend/types.js';
 import { TOOL_NAME } from '../backend/names.js';
 import type { UpstreamClient } from './client.js';
+import { callUpstreamTool, outputCheck } from './call-tool.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
@@ -54,6 +55,7 @@ export function createDefs(options: DefsOptions) {
   };
 
   function toolDef(tool: Tool): ToolDef {
+    const output = outputCheck(tool);
     return {
       name: tool.name,
       ...((tool.title ?? tool.annotations?.title) !== undefined && { title: tool.title ?? tool.annotations?.title }),
@@ -64,7 +66,8 @@ export function createDefs(options: DefsOptions) {
       handler: (args: unknown, ctx: CallContext) =>
         client.request(
           (c) =>
-            c.callTool(
+            callUpstreamTool(
+              c,
               {
                 name: tool.name,
                 arguments: (args ?? {}) as Record<string, unknown>,
@@ -76,6 +79,7 @@ export function createDefs(options: DefsOptions) {
                 timeout: BACKSTOP_MS,
                 onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
               },
+              output,
             ),
           ctx.signal,
         ),

@@ -94,3 +94,21 @@ describe('mirror helpers', () => {
     expect(templateVariables('a://{+path}{?q,kind}{#frag}/{list*}/{short:3}')).toEqual(['path', 'q', 'kind', 'frag', 'list', 'short']);
   });
 });
+
+describe('progress read in the same chunk as the result', () => {
+  it('reaches the caller, every step of it, before the result', async () => {
+    const c = client([path.join(path.dirname(FIXTURE_SERVER), 'one-chunk-server.mjs')], {
+      initialMs: 200,
+      maxMs: 800,
+      resetAfterMs: 60_000,
+    });
+    for (let call = 0; call < 5; call++) {
+      const seen: number[] = [];
+      const result = await c.request((sdk) =>
+        sdk.callTool({ name: 'steps', arguments: {} }, { onprogress: (p) => void seen.push(p.progress) }),
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+      expect(seen).toEqual([1, 2, 3]);
+    }
+  });
+});
