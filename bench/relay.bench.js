@@ -4,7 +4,7 @@
 // shebang) mounting the same server. The calls are paired: each round calls both, in alternating
 // order, one request in flight at a time, so load on the machine hits both alike; the ratio that
 // counts is the median over rounds of relayed/direct (the issue's target: at most 2.0). The
-// reference tool for the same figure is ../shared/tools/mcp-rtt (see the README's Performance notes).
+// reference tool for the same figure is ../shared/tools/mcp-rtt.
 // Run after `npm run build`: node bench/relay.bench.js   (BENCH_CALLS=N, default 500)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
