@@ -42,6 +42,7 @@ export default class Tools extends HostCommand {
     const rows = [
       ...data.map((t) => [t.name, t.title ?? '', firstLine(t.description)]),
       ...listing.untrusted.map((u) => [u.plugin, '', u.hint]),
+      ...listing.unusable.map((u) => [u.plugin, '', u.hint]),
     ];
     if (!this.jsonEnabled() && (rows.length > 0 || !down)) this.log(rows.length ? columns(rows, { width: terminalWidth() }) : 'no tools');
     if (down) throw down;

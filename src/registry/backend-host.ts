@@ -94,7 +94,10 @@ export class BackendHost {
     } catch (error) {
       this.state = 'failed';
       this.lastError = (error as Error)?.message ?? String(error);
-      this.context.logger.warn(`failed to start: ${this.lastError}`);
+      // Serving, this is the host's only word of it (the error goes to the client); a one-shot
+      // command prints the error it gets, so the log would say it a second time.
+      if (this.options.serving) this.context.logger.warn(`failed to start: ${this.lastError}`);
+      else this.context.logger.debug(`failed to start: ${this.lastError}`);
       throw isToolError(error) ? error : new UnavailableError(`${this.name} is unavailable: ${this.lastError}`, { cause: error });
     } finally {
       clearTimeout(timer);

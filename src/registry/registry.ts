@@ -233,7 +233,9 @@ export class Registry {
           } catch (error) {
             if (key === 'tools') this.toolListErrors.set(host.name, error);
             host.lastError = (error as Error).message;
-            this.options.logger.warn(`${host.name}: cannot list ${key}: ${(error as Error).message}`);
+            // A one-shot command reports it (as down, with this message) itself: said once, not twice.
+            const log = this.options.serving ? this.options.logger.warn : this.options.logger.debug;
+            log.call(this.options.logger, `${host.name}: cannot list ${key}: ${(error as Error).message}`);
             return [];
           }
         };

@@ -77,7 +77,9 @@ describe('call --url', () => {
   });
 
   it('generates flags from the schema the server lists, and reports error results as in-process', async () => {
-    await expect(remote(['lab', 'read_at', '--ofset', '1'])).rejects.toThrow('unknown flag --ofset for lab_read_at; valid flags: --offset');
+    await expect(remote(['lab', 'read_at', '--ofset', '1'])).rejects.toThrow(
+      'unknown flag --ofset for lab_read_at (did you mean --offset?); valid flags: --offset',
+    );
     const refused = await remote(['lab', 'read_at', '--offset', '-1']);
     expect(refused.error).toMatchObject({ code: -32602, message: 'offset: must not be negative' });
     await expect(remote(['lab', 'read_at', '--offset', '1.5'])).rejects.toThrow('--offset expects an integer, got "1.5"');
