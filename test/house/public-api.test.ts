@@ -85,9 +85,11 @@ describe('public entry points', () => {
         'ProcessError',
         'UpstreamClient',
         'checkUpstream',
+        'closest',
         'createMirror',
         'createMirroredBackend',
         'describeError',
+        'distance',
         'fileKind',
         'formatIssueLines',
         'globMatcher',
@@ -98,12 +100,16 @@ describe('public entry points', () => {
         'readRegularFileSync',
         'residentBytes',
         'silentLogger',
+        'stageFileSync',
         'templateVariables',
+        'writeFileAtomic',
+        'writeFileAtomicSync',
       ].sort(),
     );
     expect(exportedNames('src/kit/index.ts')).toEqual(
       [
         ...runtime,
+        'AtomicWriteOptions',
         'FileKind',
         'IssueLine',
         'JsonLinesPeerOptions',
@@ -117,12 +123,22 @@ describe('public entry points', () => {
         'ProcessErrorCode',
         'ProcessStats',
         'RequestOptions',
+        'StagedFile',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',
         'UpstreamTarget',
       ].sort(),
     );
+  });
+
+  it('mcphost/kit holds what it publishes: every export of src/kit/index.ts comes from inside src/kit', async () => {
+    const { readFileSync } = await import('node:fs');
+    const sources = [...readFileSync(path.join(ROOT, 'src/kit/index.ts'), 'utf8').matchAll(/^export .* from '([^']+)';$/gm)].map(
+      (m) => m[1],
+    );
+    expect(sources.length).toBeGreaterThan(10);
+    expect(sources.filter((s) => !s.startsWith('./'))).toEqual([]);
   });
 
   it('package.json maps both entry points to the compiled files', async () => {

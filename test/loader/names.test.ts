@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { PluginLoadError } from '../../src/loader/errors.js';
-import { closest } from '../../src/loader/suggest.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { callInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -39,8 +38,6 @@ describe('names', () => {
     const none = await loadError(t.dir, ['foo']);
     expect(none.message).not.toContain('Did you mean');
     expect(none.message).toContain('mcphost plugins:install mcphost-plugin-foo');
-    expect(closest('POB', ['pob'])).toBe('pob');
-    expect(closest('ab', ['pob', 'godot'])).toBeUndefined();
   });
 
   it("calls a server of the project's .mcp.json by name, with no .mcprc, once the file is approved", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/lib/logger.js';
-import { listCache } from '../../src/upstream/list-cache.js';
+import { listCache } from '../../src/kit/mcp/list-cache.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const lists = { lists: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }], templates: [] }, completions: true };
