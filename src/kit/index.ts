@@ -19,6 +19,8 @@ export { checkUpstream, healthWaitMs } from './mcp/health.js';
 export { stageFileSync, writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 export type { AtomicWriteOptions, StagedFile } from './atomic-write.js';
 export { closest, distance } from './closest.js';
+export { liveWorkers, runWorker, startWorker, workerScript, workerSide } from './worker.js';
+export type { RunWorkerOptions, TypedWorker, WorkerStartOptions } from './worker.js';
 export { createMirroredBackend } from './mirrored-backend.js';
 export type { MirroredBackend, MirroredBackendOptions } from './mirrored-backend.js';
 export { silentLogger } from './silent-logger.js';

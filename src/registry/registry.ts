@@ -235,7 +235,14 @@ export class Registry {
     // within their start timeout, then look again, rather than answer "unknown tool".
     const pending = tool ? [] : this.hosts.filter((h) => name.startsWith(`${h.name}_`) && h.listsWhenStarted());
     if (pending.length) {
-      const failures = await Promise.all(pending.map((h) => h.ensureStarted().then(() => undefined, (error: unknown) => error)));
+      const failures = await Promise.all(
+        pending.map((h) =>
+          h.ensureStarted().then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        ),
+      );
       this.snapshot = undefined;
       tools = (await this.current()).tools;
       tool = tools.get(name);
