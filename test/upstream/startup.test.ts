@@ -66,7 +66,9 @@ describe('a stdio server that never answers', () => {
         session.client.callTool({ name: 'mute_anything', arguments: {} }).catch((e) => e),
       );
       // A call of its tool waits for its connect, and fails with the reason when that fails.
-      expect(call.isError ? textOf(call) : String(call.message)).toMatch(/upstream mute unavailable: .*did not answer initialize within 5000 ms/);
+      expect(call.isError ? textOf(call) : String(call.message)).toMatch(
+        /upstream mute unavailable: .*did not answer initialize within 5000 ms/,
+      );
       expect(callMs).toBeLessThan(5_000 + TOLERANCE_MS + PROMPT_MS);
       const health = await waitFor(async () => {
         const h = (await session.registry.health()).mute;
