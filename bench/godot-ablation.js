@@ -6,9 +6,13 @@
 // shipped numbers were fitted on it), its even half (held out), and the plugin's own 51 questions.
 // Last, the ceiling of the manual field: how many dev questions have an accepted answer the manual
 // says anything about.
-//   npm run build && node bench/godot-ablation.js
-import { evaluate, fmt, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
-import { clone, variantFor } from './godot-fit.js';
+// With --held-out it prints instead the held-out table: the manual field and the vocabulary each held
+// off, and the whole ranking refitted without it (godot-fit.js, its knobs left out) on one half and
+// reported on the other, both ways, beside plain BM25 in the same run.
+//   npm run build && node bench/godot-ablation.js [--held-out]
+import { evaluate, evaluateWith, fmt, godot4, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
+import { plainBM25 } from './godot-plain-bm25.js';
+import { clone, fitMultiStart, KNOBS, START, variantFor } from './godot-fit.js';
 import { VARIANTS } from './godot-variants.js';
 
 const FIELDS = 7;
@@ -113,7 +117,52 @@ function manualCeiling(plugin, index, questions) {
   return some;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** What the held-out table holds off: the start's values and the knobs the fit may not turn. */
+const HELD_OFF = [
+  ['everything as fitted (manual field and vocabulary on)', () => {}, []],
+  ['without the manual field', (p) => (p.bm25f.weights[MANUAL] = 0), ['bm25f.weights.6', 'bm25f.b.6']],
+  ['without the vocabulary (rounds one and two)', (p) => (p.vocabulary = []), ['vocabulary', 'synonym']],
+];
+
+async function heldOutTable(plugin, index, sets) {
+  const plain = await plainBM25(godot4);
+  console.log(
+    '| ranking (refitted on the tuning half) | tuned odd → held-out even | tuned even → held-out odd | own 51 (odd fit; even fit) |',
+  );
+  console.log('|---|---|---|---|');
+  console.log(
+    `| plain BM25 (wink-bm25-text-search, one field; nothing fitted) | ${fmt(evaluateWith(plain, sets.even))} | ${fmt(evaluateWith(plain, sets.odd))} | ${fmt(evaluateWith(plain, sets.own))} |`,
+  );
+  const both = [
+    'without the manual field and the vocabulary',
+    (p) => HELD_OFF.forEach(([, off]) => off(p)),
+    HELD_OFF.flatMap(([, , k]) => k),
+  ];
+  for (const [label, off, keys] of [...HELD_OFF, both]) {
+    const start = clone(START);
+    off(start);
+    const knobs = KNOBS.filter(([key]) => !keys.includes(key));
+    const held = [];
+    const own = [];
+    for (const [tune, other] of [
+      ['odd', 'even'],
+      ['even', 'odd'],
+    ]) {
+      const params = fitMultiStart(plugin, index, sets[tune], sets.own, start, knobs);
+      held.push(fmt(evaluate(plugin, index, sets[other], params, variantFor(params))));
+      own.push(fmt(evaluate(plugin, index, sets.own, params, variantFor(params))));
+      console.error(`  ${label}, tuned on ${tune}: ${JSON.stringify(params)}`);
+    }
+    console.log(`| ${label} | ${held[0]} | ${held[1]} | ${own.join('; ')} |`);
+  }
+  const n = manualCeiling(plugin, index, sets.dev);
+  console.log(`\nmanual ceiling: ${n} of ${sets.dev.length} dev questions have an accepted answer the manual field says anything about`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--held-out')) {
+  const plugin = await loadPlugin();
+  await heldOutTable(plugin, await sharedIndex(plugin), questionSets());
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const plugin = await loadPlugin();
   const index = await sharedIndex(plugin);
   const sets = questionSets();
@@ -124,6 +173,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   console.log('| ranking | dev (120) | odd half (tuning) | even half (held out) | own 51 |');
   console.log('|---|---|---|---|---|');
+  const plain = await plainBM25(godot4);
+  console.log(
+    `| plain BM25 (wink-bm25-text-search, one field, no manual, no vocabulary) | ${['dev', 'odd', 'even', 'own'].map((s) => fmt(evaluateWith(plain, sets[s]))).join(' | ')} |`,
+  );
   row('before (BM25F, hand weights)', baseline(shipped));
   for (const m of methods(shipped)) {
     const p = baseline(shipped);
