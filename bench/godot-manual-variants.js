@@ -3,7 +3,8 @@
 // same pages (a godot-docs checkout or a folder of its .rst pages) are read three ways:
 //   - shipped: the sentence around each reference, its section title and the page title;
 //   - sentences: the sentences (and sample comments) only;
-//   - titles: the section and page titles only.
+//   - titles: the section and page titles only;
+//   - specific: a sentence only for the symbols it is about (it names at most three), the titles for all.
 // For each way and each direction (tune odd → report even, tune even → report odd) the field's weight
 // and b are refitted on the tuning half (same objective and constraints as godot-fit.js, the other
 // numbers as that half's fit left them), then the held-out half is reported. Nothing here looks at
@@ -60,11 +61,33 @@ function selectedTexts(table, pages, keep) {
   return { texts, resolved: texts.size, dropped: 0 };
 }
 
+/** Per page, per sentence: how many symbols of the reference it names (a list of ten calls is about none of them in particular). */
+function symbolsPerSentence(table, pages) {
+  const out = new Map();
+  for (const page of pages) {
+    const pageClasses = [...page.classes].map((c) => table.classId(c)).filter((c) => c !== undefined);
+    const ids = new Map();
+    for (const anchor of page.anchors) {
+      const id = resolveTarget(table, anchor.target, pageClasses);
+      if (id !== undefined) (ids.get(anchor.text) ?? ids.set(anchor.text, new Set()).get(anchor.text)).add(id);
+    }
+    out.set(page, new Map([...ids].map(([text, set]) => [text, set.size])));
+  }
+  return out;
+}
+
 const pages = manualFiles(path.resolve(root)).map((f) => parseRstPage(readFileSync(f, 'utf8')));
 const WAYS = [
   ['shipped (sentence, section title, page title)', (table) => manualTexts(table, pages)],
   ['sentences only', (table) => selectedTexts(table, pages, (a) => [a.text])],
   ['titles only (section, page)', (table) => selectedTexts(table, pages, (a, p) => [a.section, p.title])],
+  [
+    'a sentence only for the symbols it is about (it names at most 3), titles for all',
+    (table) => {
+      const named = symbolsPerSentence(table, pages);
+      return selectedTexts(table, pages, (a, p) => [named.get(p)?.get(a.text) <= 3 ? a.text : '', a.section, p.title]);
+    },
+  ],
 ];
 
 const plugin = await loadPlugin();
