@@ -100,7 +100,9 @@ describe('reading a manual page', () => {
   });
 
   it('counts a class the page title names among the page’s classes, even where the page writes it in plain words', () => {
-    const titled = parseRstPage('Using Area2D and NavigationAgents\n=================================\n\nMonitoring\n----------\n\nWhen off, nothing is detected.\n');
+    const titled = parseRstPage(
+      'Using Area2D and NavigationAgents\n=================================\n\nMonitoring\n----------\n\nWhen off, nothing is detected.\n',
+    );
     expect([...titled.classes]).toEqual(expect.arrayContaining(['Area2D', 'NavigationAgents', 'NavigationAgent']));
     expect(titled.classes.has('Using')).toBe(false);
     expect(titled.anchors.map((a) => a.target)).toEqual([{ name: 'monitoring', pageOnly: true }]);
