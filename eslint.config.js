@@ -12,7 +12,7 @@ const ENTRY_POINTS = 'src/(backend|kit)/index\\.js$';
 const noPlugins = { group: ['**/plugins/**'], message: 'src/ never imports a plugin: reach it through the loaded backend.' };
 const noCli = {
   group: ['**/cli/**', '**/commands/**'],
-  message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend) never imports the CLI.',
+  message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend, discover, metrics) never imports the CLI.',
 };
 
 /** A file `depth` folders below its plugin's folder: `../` × (depth+1) is another plugin, × (depth+2) the repository. */
@@ -52,7 +52,7 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins] }] } },
   {
-    files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend}/**/*.ts'],
+    files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend,discover,metrics}/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
   },
   ...[0, 1, 2, 3, 4, 5].map(pluginBlock),

@@ -23,7 +23,11 @@ export default function createPobBackend(): Backend<PobConfig> {
     env: configEnv,
     tools: (ctx) => {
       const tools: ToolDef<PobConfig, any>[] = [...xmlTools];
-      if (ctx.config.lua.enabled) tools.push(...luaTools(ctx.config, () => poolOf(ctx)));
+      if (ctx.config.lua.enabled) {
+        tools.push(...luaTools(ctx.config, () => poolOf(ctx)));
+        // For monitoring (GET /metrics: mcphost_pob_queue_length); 0 until the pool exists.
+        ctx.gauge?.('queue_length', 'PoB calls waiting for a worker', () => pool?.queued ?? 0);
+      }
       return tools;
     },
     health: (ctx) => {

@@ -92,6 +92,11 @@ export class PobPool {
     return this.workers.length;
   }
 
+  /** Calls waiting for a worker now. */
+  get queued(): number {
+    return this.queue.queued;
+  }
+
   /** Throws what keeps PoB from starting that is known without starting it (a wrong pobPath or forkPath). */
   checkSetup(): void {
     this.workers[0].checkSetup();

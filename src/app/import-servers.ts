@@ -4,7 +4,9 @@
 // and entries that start mcphost itself or are disabled in the client are skipped.
 import path from 'node:path';
 import { CLIENT_KINDS, clientFiles, readClientFile, type ClientKind } from '../config/clients.js';
+import { ConfigError } from '../config/errors.js';
 import { findConfig } from '../config/find.js';
+import { interpolate } from '../config/interpolate.js';
 import { addServers, writableFormat } from '../config/mcprc-write.js';
 
 export interface ImportRequest {
@@ -28,13 +30,15 @@ export interface ImportReport {
   written: boolean;
   /** Set when the file written starts nothing until approved: what to run. */
   trustHint?: string;
+  /** Entries copied that cannot be used yet (an unset `${VAR}`), with why: mcphost skips them until fixed. */
+  warnings: Array<{ name: string; message: string }>;
 }
 
 export async function importServers(request: ImportRequest): Promise<ImportReport> {
   const { cwd, env } = request;
   const found = await findConfig({ cwd, file: request.configFile ?? (env.MCPHOST_CONFIG || undefined), env });
   const file = found.file ?? path.join(cwd, '.mcprc');
-  const report: ImportReport = { file, read: [], added: [], present: [], skipped: [], entries: {}, written: false };
+  const report: ImportReport = { file, read: [], added: [], present: [], skipped: [], entries: {}, written: false, warnings: [] };
   for (const client of request.clients?.length ? request.clients : CLIENT_KINDS) {
     for (const where of clientFiles(client, cwd, env)) {
       const servers = readClientFile(where, cwd, env);
@@ -50,6 +54,8 @@ export async function importServers(request: ImportRequest): Promise<ImportRepor
         const pinned =
           where.scope === 'project' && 'command' in entry && entry.cwd === undefined ? { ...entry, cwd: servers.projectDir } : entry;
         report.entries[name] = pinned;
+        const problem = unexpandable(pinned, env, name);
+        if (problem) report.warnings.push({ name, message: problem });
       }
     }
   }
@@ -64,4 +70,16 @@ export async function importServers(request: ImportRequest): Promise<ImportRepor
     : undefined;
   if (trust && !trust.trusted) report.trustHint = `its servers start once you approve it: mcphost trust ${trust.file}`;
   return report;
+}
+
+/** Why an entry's `${VAR}` references cannot be expanded in this environment (an unset variable), if so. */
+function unexpandable(entry: Record<string, unknown>, env: NodeJS.ProcessEnv, name: string): string | undefined {
+  try {
+    interpolate(entry, env, undefined, ['servers', name]);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const line = error.lines[0];
+    return `${line ? `${line.path}: ${line.message}` : error.message}; until then mcphost skips ${name} (everything else works)`;
+  }
 }

@@ -54,7 +54,7 @@ async function loadEach(opened: OpenedConfig, options: OpenOptions, names: strin
       try {
         imported = await importBackend(name, lo);
       } catch (error) {
-        return { name, error: error as Error, stage: 'load' };
+        return { name, error: error as Error, stage: error instanceof ConfigError ? 'config' : 'load' };
       }
       try {
         return { name, loaded: configureBackend(imported, opened.resolved) };

@@ -3,6 +3,7 @@
 // command fail after printing what the others listed, instead of an empty table that exits 0.
 import { BackendDownError } from './failures.js';
 import { openHost, type OpenHostOptions } from './open.js';
+import { ConfigError } from '../config/errors.js';
 import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import type { Registry } from '../registry/registry.js';
 
@@ -12,6 +13,8 @@ export interface Listing<T> {
   down: Array<{ plugin: string; message: string }>;
   /** Backends a file that is not trusted would start: nothing of them ran (`hint`: what to run). */
   untrusted: Array<{ plugin: string; message: string; hint: string }>;
+  /** Backends whose entry or config cannot be used (`hint`: the first problem). */
+  unusable: Array<{ plugin: string; message: string; hint: string }>;
 }
 
 /** Opens the host (`plugin` alone when given, and then strictly), lists, and closes it again. */
@@ -24,12 +27,15 @@ export async function listFrom<T>(
   const untrusted = failures
     .filter((f): f is NotTrustedError => f instanceof NotTrustedError)
     .map((f) => ({ plugin: f.plugin, message: f.message, hint: f.hint }));
+  const unusable = failures
+    .filter((f): f is ConfigError => f instanceof ConfigError)
+    .map((f) => ({ plugin: f.plugin ?? '?', message: f.message, hint: `cannot be used: ${f.lines[0]?.message ?? f.message}` }));
   try {
     const items = await list(registry);
     const down = registry.hosts
       .filter((h) => h.lastError !== undefined && (!options.plugin || h.name === options.plugin))
       .map((h) => ({ plugin: h.name, message: h.lastError! }));
-    return { items, down, untrusted };
+    return { items, down, untrusted, unusable };
   } finally {
     await registry.close();
   }
@@ -42,5 +48,6 @@ export async function listFrom<T>(
 export function downError(listing: Listing<unknown>): Error | undefined {
   const [first] = listing.untrusted;
   if (first) return new PluginLoadError(first.plugin, listing.untrusted.map((u) => u.message).join('\n'));
+  if (listing.unusable.length > 0) return new ConfigError(listing.unusable.map((u) => u.message).join('\n'));
   return listing.down.length > 0 ? new BackendDownError(listing.down) : undefined;
 }

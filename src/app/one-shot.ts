@@ -11,7 +11,8 @@ import { ERROR_META_KEY, type CallOutcome } from '../registry/result.js';
 import { CallFailure } from './failures.js';
 import { checkSettingClashes } from './setting-clash.js';
 import { knownBackends, targetOfPublished } from './tool-target.js';
-import { kebab, parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
+import { readSettingFlags, switchSettings } from './setting-flags.js';
+import { parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
@@ -40,6 +41,8 @@ export interface OneShotPrepared {
   remaining: RawFlag[];
   /** Plugin settings a flag may set, for help. */
   settingKeys: string[];
+  /** Those of them that are switches (`--writable`, `--no-writable`). */
+  switches: string[];
   logLevel: HostLogLevel;
 }
 
@@ -53,14 +56,9 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
     : targetOfPublished(request.tool, knownBackends(resolved, request.installed, request.builtinRoot));
   const imported = await importBackend(target.plugin, loaderOptions(opened, request));
   const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
-  const settings: Override[] = [];
-  const remaining: RawFlag[] = [];
-  for (const flag of request.flags ?? []) {
-    const key = settingKeys.find((k) => k === flag.name || kebab(k) === flag.name);
-    if (key && flag.value !== undefined)
-      settings.push({ path: `plugins.${target.plugin}.${key}`, value: flag.value, flag: `--${flag.name}` });
-    else remaining.push(flag);
-  }
+  const { settings, remaining } = imported.server
+    ? { settings: [], remaining: request.flags ?? [] }
+    : readSettingFlags(target.plugin, imported.backend.configSchema, request.flags ?? []);
   const loaded = configureBackend(imported, resolved, settings);
   const registry = await Registry.create([loaded], {
     logger,
@@ -77,7 +75,8 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
       throw new UnknownNameError('tool', target.tool, names, hint.length ? `; did you mean ${hint.join(', ')}?` : ` (${names.join(', ')})`);
     });
     checkSettingClashes(target.plugin, settingKeys, await registry.tools(target.plugin));
-    return { registry, plugin: target.plugin, tool, settings, remaining, settingKeys, logLevel: opened.logLevel };
+    const switches = imported.server ? [] : switchSettings(imported.backend.configSchema);
+    return { registry, plugin: target.plugin, tool, settings, remaining, settingKeys, switches, logLevel: opened.logLevel };
   } catch (error) {
     await registry.close();
     throw error;
@@ -90,6 +89,7 @@ export function mergeArgs(
   flags: RawFlag[],
   schema: PublishedTool['inputSchema'],
   describe: string,
+  settings: readonly string[] = [],
 ): Record<string, unknown> {
   let fromJson: unknown = {};
   if (request.argsJson !== undefined) {
@@ -100,14 +100,15 @@ export function mergeArgs(
     }
     if (fromJson === null || typeof fromJson !== 'object' || Array.isArray(fromJson)) throw new UsageError('--args must be a JSON object');
   }
-  const { args } = parseToolFlags(flags, schema, describe);
+  const { args } = parseToolFlags(flags, schema, describe, settings);
   return { ...request.args, ...(fromJson as Record<string, unknown>), ...args };
 }
 
 export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> {
   const prepared = await prepareOneShot(request);
   try {
-    const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, `${prepared.plugin} ${prepared.tool.def.name}`);
+    const describe = `${prepared.plugin} ${prepared.tool.def.name}`;
+    const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
     const onProgress = request.onProgress;
     return await prepared.registry.invoke(prepared.tool, args, {
       signal: request.signal,

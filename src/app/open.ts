@@ -10,6 +10,7 @@ import type { InstalledPackage } from '../loader/installed.js';
 import { loadBackends, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
 import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import { Registry } from '../registry/registry.js';
+import { toolSurface } from '../discover/surface.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -121,11 +122,11 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
     );
   }
   const { loaded, failures } = await loadBackends(names, loaderOptions(opened, options));
-  const configFailure = failures.find((f) => f instanceof ConfigError);
-  if (configFailure) throw configFailure;
-  const onlyUntrusted = options.listing && failures.every((f) => f instanceof NotTrustedError);
-  if (failures.length > 0 && (options.strict || (loaded.length === 0 && !onlyUntrusted))) throw failures[0];
-  for (const failure of failures) logger.warn(failure.message);
+  // One backend that cannot be used (its entry, its config, its module) is reported and skipped;
+  // the others are served. A listing reports the skipped ones itself (listing.ts).
+  const reported = options.listing && failures.every((f) => f instanceof NotTrustedError || f instanceof ConfigError);
+  if (failures.length > 0 && (options.strict || (loaded.length === 0 && !reported))) throw failures[0];
+  for (const failure of failures) if (!(options.listing && failure instanceof ConfigError)) logger.warn(failure.message);
   const registry = await Registry.create(loaded, {
     logger,
     timeouts: resolved.config.timeouts,
@@ -133,5 +134,6 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
     serving: options.serving,
     files: { roots: resolved.config.files.roots, cwd: resolved.cwd },
   });
+  toolSurface(registry, logger).configure(resolved.config.tools);
   return { ...opened, registry, loaded, failures };
 }

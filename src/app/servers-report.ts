@@ -7,7 +7,7 @@ import { openConfig } from './open.js';
 import { NotTrustedError } from '../loader/errors.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
-import type { UpstreamStatus } from '../upstream/client.js';
+import type { UpstreamStatus } from '../kit/mcp/client.js';
 import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
 import { notTrustedText } from '../config/trust.js';
 
@@ -29,8 +29,22 @@ export interface ServersReport {
 
 export async function serversReport(options: OpenOptions & { names?: string[] }): Promise<ServersReport> {
   const { resolved, logger } = await openConfig(options);
-  const entries = Object.entries(resolved.config.servers).filter(([name]) => !options.names?.length || options.names.includes(name));
+  const wanted = (name: string) => !options.names?.length || options.names.includes(name);
+  const entries = Object.entries(resolved.config.servers).filter(([name]) => wanted(name));
   const reports = new Map<string, ServerReport>();
+  for (const u of resolved.unusable.values()) {
+    if (u.key.startsWith('plugins.') || !wanted(u.name) || (u.disabled && !options.names?.includes(u.name))) continue;
+    const raw = (u.entry ?? {}) as { url?: unknown; command?: unknown; args?: unknown };
+    const args = Array.isArray(raw.args) ? raw.args.map(String) : [];
+    reports.set(u.name, {
+      name: u.name,
+      enabled: !u.disabled,
+      transport: raw.url !== undefined ? 'http' : 'stdio',
+      target: raw.url !== undefined ? String(raw.url) : [String(raw.command ?? ''), ...args].join(' '),
+      state: 'invalid',
+      message: u.error.lines.map((l) => `${l.path}: ${l.message}`).join('; ') || u.error.message,
+    });
+  }
   const loaded: LoadedBackend[] = [];
   for (const [name, server] of entries) {
     const target = upstreamTarget(server);

@@ -1,6 +1,7 @@
 // A tool's arguments from command-line flags, generated at run time from the tool's JSON Schema.
 // Values are coerced per the schema (a string stays a string even when it looks numeric), arrays
 // repeat the flag, objects are JSON, and unknown flags are refused with the valid ones.
+import { closest } from '../registry/names.js';
 import type { JsonSchema } from '../registry/schemas.js';
 
 export class UsageError extends Error {
@@ -114,15 +115,24 @@ export interface ToolFlagsResult {
   args: Record<string, unknown>;
 }
 
-/** Parses the tool's flags; `flags` must not contain plugin settings any more. */
-export function parseToolFlags(flags: RawFlag[], schema: JsonSchema, describe: string): ToolFlagsResult {
+/**
+ * Parses the tool's flags; `flags` must not contain plugin settings any more (`settings`, the
+ * plugin's setting names, are only named in the message about an unknown flag).
+ */
+export function parseToolFlags(flags: RawFlag[], schema: JsonSchema, describe: string, settings: readonly string[] = []): ToolFlagsResult {
   const params = paramShapes(schema);
   const args: Record<string, unknown> = {};
   for (const flag of flags) {
     const found = findParam(params, flag.name);
     if (!found) {
-      const valid = params.map((p) => `--${kebab(p.name)}`).join(', ') || 'none';
-      throw new UsageError(`unknown flag ${flag.text.split('=')[0]} for ${describe}; valid flags: ${valid}`, { unknownFlag: flag.name });
+      const names = params.map((p) => kebab(p.name));
+      const near = closest(flag.name, [...names, ...settings.map(kebab)], 1);
+      const valid = names.map((n) => `--${n}`).join(', ') || 'none';
+      const plugin = settings.length > 0 ? `; plugin settings: ${settings.map((k) => `--${kebab(k)}`).join(', ')}` : '';
+      throw new UsageError(
+        `unknown flag ${flag.text.split('=')[0]} for ${describe}${near.length ? ` (did you mean --${near[0]}?)` : ''}; valid flags: ${valid}${plugin}`,
+        { unknownFlag: flag.name },
+      );
     }
     const { param, negated } = found;
     if (param.kinds.has('boolean') && !param.kinds.has('string') && (flag.value === undefined || negated)) {

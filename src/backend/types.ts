@@ -47,6 +47,18 @@ export interface BackendContext<C = unknown> {
    * which want the full answer and wait for it.
    */
   serving?: boolean;
+  /**
+   * Publishes a number for monitoring (`GET /metrics`): `read` is called at each scrape and its value
+   * exported as the gauge `mcphost_<plugin>_<name>` (pob: `queue_length`). Registering a name again
+   * replaces it. Absent where nothing scrapes (one-shot commands may still call it: it is a no-op).
+   */
+  gauge?(name: string, help: string, read: () => number | undefined): void;
+}
+
+/** W3C trace context of the request a call serves (`traceparent` in the request's `_meta`). */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 /** How a client reached mcphost. */
@@ -100,6 +112,8 @@ export interface CallContext<C = unknown> extends BackendContext<C> {
   signal: AbortSignal;
   /** Reports progress to the caller (dropped when the caller did not ask for progress). */
   progress(update: ProgressUpdate): void;
+  /** The caller's trace context, when its request carried one: pass it on to what the call reaches. */
+  trace?: TraceContext;
 }
 
 export interface ToolAnnotations {

@@ -27,7 +27,7 @@ export default class McphostHelp extends Help {
         ...(tool ? { plugin, tool } : { tool: plugin }),
         flags: [],
       });
-      this.log(toolHelp(this.config.bin, prepared.plugin, prepared.tool, prepared.settingKeys, terminalWidth()));
+      this.log(toolHelp(this.config.bin, prepared.plugin, prepared.tool, prepared.settingKeys, terminalWidth(), prepared.switches));
       await prepared.registry.close();
     } catch (error) {
       process.stderr.write(`Error: ${(error as Error).message}\n`);

@@ -7,13 +7,23 @@ import { CALL_FLAGS, type FlagSpec } from './flags.js';
 /** Host flags recognised after the tool name too (all but --url, which must come first). */
 const HOST_NAMES = new Set<string>((CALL_FLAGS as readonly FlagSpec[]).filter((f) => !f.first).map((f) => f.name));
 
-export function toolHelp(bin: string, plugin: string, tool: PublishedTool, settings: string[], width?: number): string {
+export function toolHelp(
+  bin: string,
+  plugin: string,
+  tool: PublishedTool,
+  settings: string[],
+  width?: number,
+  switches: readonly string[] = [],
+): string {
   const params = paramShapes(tool.inputSchema);
   // A parameter or setting named like a host flag is only reachable after `--`.
   const flag = (name: string) => (HOST_NAMES.has(kebab(name)) ? `-- --${kebab(name)}` : `--${kebab(name)}`);
+  // A switch is `--x` or `--no-x` (gh, npm and oclif show it as --[no-]x).
+  const toggle = (name: string) => flag(name).replace(/--(\S+)$/, '--[no-]$1');
+  const isSwitch = (p: (typeof params)[number]) => p.kinds.has('boolean') && [...p.kinds].every((k) => k === 'boolean' || k === 'null');
   const usage = params
     .map((p) => {
-      const text = `${flag(p.name)}${p.kinds.has('boolean') && p.kinds.size === 1 ? '' : ` <${typeLabel(p)}>`}`;
+      const text = isSwitch(p) ? toggle(p.name) : `${flag(p.name)} <${typeLabel(p)}>`;
       return p.required ? text : `[${text}]`;
     })
     .join(' ');
@@ -25,7 +35,10 @@ export function toolHelp(bin: string, plugin: string, tool: PublishedTool, setti
     ]
       .filter(Boolean)
       .join(', ');
-    return [`  ${flag(p.name)} <${typeLabel(p)}>`, `${p.description ?? ''}${notes ? ` (${notes})` : ''}`];
+    return [
+      `  ${isSwitch(p) ? toggle(p.name) : `${flag(p.name)} <${typeLabel(p)}>`}`,
+      `${p.description ?? ''}${notes ? ` (${notes})` : ''}`,
+    ];
   });
   const lines = [
     `${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`,
@@ -36,7 +49,12 @@ export function toolHelp(bin: string, plugin: string, tool: PublishedTool, setti
     `  $ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(),
   ];
   if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows, { width }));
-  if (settings.length > 0) lines.push('', `PLUGIN SETTINGS (set for this call)`, `  ${settings.map(flag).join(', ')}`);
+  if (settings.length > 0)
+    lines.push(
+      '',
+      `PLUGIN SETTINGS (set for this call)`,
+      `  ${settings.map((s) => (switches.includes(s) ? toggle(s) : flag(s))).join(', ')}`,
+    );
   lines.push(
     '',
     'HOST FLAGS',

@@ -6,6 +6,7 @@ import { openHost } from '../app/open.js';
 import { createLogger } from '../lib/logger.js';
 import { installShutdown } from '../server/lifecycle.js';
 import { serveOnStdio } from '../server/stdio.js';
+import { watchConfig } from '../app/live-config.js';
 
 /** The shutdown deadline until the config says otherwise (timeouts.shutdownMs's default). */
 const DEFAULT_SHUTDOWN_MS = 2_000;
@@ -27,6 +28,16 @@ export default class Serve extends HostCommand {
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
     token: Flags.string({ description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host' }),
+    'tool-mode': Flags.option({
+      options: ['flat', 'discover'] as const,
+      description:
+        'flat: list every tool; discover: list three meta-tools (find, describe, call) and the pinned tools (env MCPHOST_TOOL_MODE)',
+    })(),
+    watch: Flags.boolean({
+      default: true,
+      allowNo: true,
+      description: 'apply edits of the config files read (and of the approvals) while serving; --no-watch reads them once',
+    }),
   };
 
   async run(): Promise<void> {
@@ -37,12 +48,12 @@ export default class Serve extends HostCommand {
     const port = flags.http ?? flags.port;
     if (port !== undefined) overrides.push({ path: 'http.port', value: port, flag: flags.http !== undefined ? '--http' : '--port' });
     if (flags.token !== undefined) overrides.push({ path: 'http.token', value: flags.token, flag: '--token' });
+    if (flags['tool-mode'] !== undefined) overrides.push({ path: 'tools.mode', value: flags['tool-mode'], flag: '--tool-mode' });
 
     // Signals are handled from here on: one that arrives while backends start still stops them.
     const shutdown = installShutdown({ logger: createLogger({ level: 'warn' }), deadlineMs: DEFAULT_SHUTDOWN_MS });
-    const { registry, logger, resolved } = await openHost(
-      this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true }),
-    );
+    const options = this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true });
+    const { registry, logger, resolved, loaded } = await openHost(options);
     shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
     const http = resolved.config.http;
     // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
@@ -56,6 +67,11 @@ export default class Serve extends HostCommand {
     }
     const info = { name: 'mcphost', version: this.config.version };
     void registry.startEager();
+    const live = flags.watch ? watchConfig(options, registry, { resolved, loaded }, logger) : undefined;
+    const closeAll = (close: () => Promise<void>) => () => {
+      live?.close();
+      return close().then(() => registry.close());
+    };
     const names = registry.hosts.map((h) => h.name).join(', ');
     if (httpServer) {
       const serving = await httpServer.serveOnHttp(registry, info, http, logger).catch(async (error: NodeJS.ErrnoException) => {
@@ -63,11 +79,14 @@ export default class Serve extends HostCommand {
         throw listenFailure(error, http.host, http.port) ?? error;
       });
       logger.info(`serving ${names} on ${serving.url}`);
-      shutdown.ready(() => serving.close().then(() => registry.close()));
+      shutdown.ready(closeAll(() => serving.close()));
     } else {
       const serving = serveOnStdio(registry, info, logger);
       logger.info(`serving ${names} on stdio`);
-      shutdown.ready(() => serving.close().then(() => registry.close()), serving.closed);
+      shutdown.ready(
+        closeAll(() => serving.close()),
+        serving.closed,
+      );
     }
     // run() returns; the open server (or stdin) keeps the process alive until shutdown.
   }

@@ -3,6 +3,7 @@ import { HostCommand } from '../cli/host-command.js';
 import { columns } from '../cli/render.js';
 import { serversReport } from '../app/servers-report.js';
 import { BackendDownError } from '../app/failures.js';
+import { ConfigError } from '../config/errors.js';
 import { PluginLoadError } from '../loader/errors.js';
 
 export default class Servers extends HostCommand {
@@ -40,12 +41,15 @@ export default class Servers extends HostCommand {
     }
     const down = report.servers.filter((s) => s.state === 'down').map((s) => ({ plugin: s.name, message: s.message }));
     const untrusted = report.servers.find((s) => s.state === 'not-trusted');
+    const invalid = report.servers.find((s) => s.state === 'invalid');
     // A status report like doctor's: printed (or returned as JSON) either way, and the exit says it.
     const failure = untrusted
       ? new PluginLoadError(untrusted.name, `${untrusted.name}: ${untrusted.message}`)
-      : down.length > 0
-        ? new BackendDownError(down)
-        : undefined;
+      : invalid
+        ? new ConfigError(`${invalid.name}: ${invalid.message}`)
+        : down.length > 0
+          ? new BackendDownError(down)
+          : undefined;
     return this.reportWith(report, failure);
   }
 }

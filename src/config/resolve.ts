@@ -8,6 +8,7 @@ import { coerceString, schemaAt } from '../lib/zod-introspect.js';
 import { userCacheDir } from './cache-dir.js';
 import { importClientServers, type ImportedServer } from './client-servers.js';
 import type { FoundConfig } from './find.js';
+import { separateEntries, type UnusableEntry } from './entries.js';
 import { interpolate } from './interpolate.js';
 import {
   deepClone,
@@ -48,6 +49,8 @@ export interface ResolvedConfig {
   readonly overrides: readonly Override[];
   /** Servers found in MCP clients' project files, by name: where, and why one is not usable. */
   readonly imported: ReadonlyMap<string, ImportedServer>;
+  /** Entries of the file's plugins, servers and mcpServers that cannot be used, by name (see entries.ts). */
+  readonly unusable: ReadonlyMap<string, UnusableEntry>;
   /** Whether the file's servers, modules and widening keys apply (absent without a file). */
   readonly trust?: TrustStatus;
   /** The file is code and was not loaded, since it is not trusted. */
@@ -73,7 +76,9 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const fileSource: Source = { kind: 'file', file: found.file ?? '' };
   const raw = deepClone(found.raw);
   const withheld = found.trust && !found.trust.trusted ? withhold(raw) : [];
+  const entries = separateEntries(raw, env, found.file);
   const value = interpolate(raw, env, found.file) as Record<string, unknown>;
+  Object.assign(value, entries.sections);
   recordLeaves(sources, value, [], fileSource);
   sources.delete('');
 
@@ -106,7 +111,7 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   fillDefaultSources(sources, config);
   const imported = importClientServers(found.clients ?? [], config, sources, env);
 
-  const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource);
+  const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource, entries.unusable);
   if (config.files.roots) config.files.roots = config.files.roots.map((r, i) => resolveFrom(sources, `files.roots.${i}`, r, baseDir, cwd));
   const trusted = { trust: found.trust, unread: found.unread, withheld };
   return deepFreeze({
@@ -121,6 +126,7 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
     env,
     overrides,
     imported,
+    unusable: entries.unusable,
     ...trusted,
   });
 }
@@ -165,6 +171,7 @@ function pickPlugins(
   config: HostConfig,
   imported: ReadonlyMap<string, ImportedServer>,
   fileSource: Source,
+  unusable: ReadonlyMap<string, UnusableEntry>,
 ) {
   if (flag && flag.length > 0) return { plugins: unique(flag), pluginsSource: { kind: 'flag', name: '--plugins' } as Source };
   const fromEnv = env.MCPHOST_PLUGINS?.split(',')
@@ -178,6 +185,8 @@ function pickPlugins(
     ...Object.entries(config.servers)
       .filter(([n, s]) => s.enabled !== false && !imported.has(n))
       .map(([n]) => n),
+    // Listed so that whatever uses them says why they cannot be used.
+    ...[...unusable.values()].filter((u) => !u.disabled).map((u) => u.name),
   ];
   return { plugins: unique(fromFile), pluginsSource: fromFile.length > 0 ? fileSource : ({ kind: 'default' } as Source) };
 }

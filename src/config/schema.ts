@@ -135,6 +135,18 @@ export const hostConfigSchema = z.strictObject({
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
+  tools: z
+    .strictObject({
+      mode: z
+        .enum(['flat', 'discover'])
+        .default('flat')
+        .describe('flat: every tool is listed; discover: three meta-tools (find, describe, call) plus the pinned tools'),
+      pinned: z
+        .array(z.string().min(1))
+        .default([])
+        .describe('tools listed beside the meta-tools in discover mode: public names or * globs (godot_search, pob_lua_*)'),
+    })
+    .prefault({}),
   files: z
     .strictObject({
       roots: z
@@ -165,5 +177,6 @@ export const HOST_ENV: Record<string, string> = {
   'http.replicaId': 'MCPHOST_REPLICA_ID',
   'timeouts.toolMs': 'MCPHOST_TIMEOUT_MS',
   'log.level': 'MCPHOST_LOG_LEVEL',
+  'tools.mode': 'MCPHOST_TOOL_MODE',
   cacheDir: 'MCPHOST_CACHE_DIR',
 };

@@ -13,7 +13,7 @@ import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
 import { checkBackend } from './contract.js';
 import { NotTrustedError, PluginLoadError } from './errors.js';
 import { importOutside } from './host-modules.js';
-import { closest } from './suggest.js';
+import { closest } from '../kit/closest.js';
 import type { InstalledPackage } from './installed.js';
 
 export type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
@@ -58,6 +58,9 @@ export interface ImportedBackend {
 /** Finds and imports a backend without configuring it (so its config keys can be read first). */
 export async function importBackend(name: string, options: LoaderOptions): Promise<ImportedBackend> {
   const { resolved } = options;
+  // An entry of the file that cannot be used must not load with defaults instead: say why.
+  const unusable = resolved.unusable.get(name);
+  if (unusable) throw unusable.error;
   const section: PluginSection = resolved.config.plugins[name] ?? {};
   const server = mountedServer(name, options);
   if (server) {
@@ -158,7 +161,7 @@ function notFound(name: string, options: LoaderOptions): string {
     modules.length ? `modules in .mcprc: ${modules.join(', ')}` : '',
     servers.length ? `servers: ${servers.join(', ')}` : '',
   ].filter(Boolean);
-  const guess = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
+  const [guess] = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
   if (guess) return `plugin ${name} not found. Did you mean ${guess}? (${known.join('; ')})`;
   return (
     `plugin ${name} not found (${known.join('; ')}), and .mcprc has no plugins.${name}.module.` +
@@ -202,7 +205,8 @@ export async function loadBackends(names: string[], options: LoaderOptions): Pro
   const failures: LoadResult['failures'] = [];
   settled.forEach((s, i) => {
     if (s.status === 'fulfilled') loaded.push(s.value);
-    else if (s.reason instanceof PluginLoadError || s.reason instanceof ConfigError) failures.push(s.reason);
+    else if (s.reason instanceof ConfigError) failures.push(s.reason.about(names[i]));
+    else if (s.reason instanceof PluginLoadError) failures.push(s.reason);
     else
       failures.push(
         new PluginLoadError(names[i], `plugin ${names[i]}: ${(s.reason as Error)?.message ?? String(s.reason)}`, { cause: s.reason }),

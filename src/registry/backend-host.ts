@@ -1,6 +1,15 @@
 // One loaded backend inside the registry: its context, lazy start (retried after a failure), its
 // listings, health and stop.
-import type { Backend, BackendContext, CallContext, HealthReport, ListKind, Logger, ProgressUpdate } from '../backend/types.js';
+import type {
+  Backend,
+  BackendContext,
+  CallContext,
+  HealthReport,
+  ListKind,
+  Logger,
+  ProgressUpdate,
+  TraceContext,
+} from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
@@ -21,6 +30,8 @@ export interface BackendHostOptions {
   /** Where clients' file arguments may point (ctx.files). */
   files: FileRoots;
   onListChanged(plugin: string, kind: ListKind): void;
+  /** A backend published a gauge (ctx.gauge). */
+  onGauge?(plugin: string, name: string, help: string, read: () => number | undefined): void;
 }
 
 type ListingKey = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -50,6 +61,7 @@ export class BackendHost {
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),
       serving: options.serving === true,
+      gauge: (name, help, read) => options.onGauge?.(this.name, name, help, read),
     };
   }
 
@@ -82,7 +94,10 @@ export class BackendHost {
     } catch (error) {
       this.state = 'failed';
       this.lastError = (error as Error)?.message ?? String(error);
-      this.context.logger.warn(`failed to start: ${this.lastError}`);
+      // Serving, this is the host's only word of it (the error goes to the client); a one-shot
+      // command prints the error it gets, so the log would say it a second time.
+      if (this.options.serving) this.context.logger.warn(`failed to start: ${this.lastError}`);
+      else this.context.logger.debug(`failed to start: ${this.lastError}`);
       throw isToolError(error) ? error : new UnavailableError(`${this.name} is unavailable: ${this.lastError}`, { cause: error });
     } finally {
       clearTimeout(timer);
@@ -90,8 +105,25 @@ export class BackendHost {
     }
   }
 
-  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient): CallContext {
-    return { ...this.context, signal, progress, client: client.scoped(this.name), files: this.options.files.access(client) };
+  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient, trace?: TraceContext): CallContext {
+    // `client` and `files` are made when a handler first reads them: most handlers never do, and in
+    // the profile of a relayed call building both cost as much as runTool's own code.
+    let scoped: CallContext['client'] | undefined;
+    let files: CallContext['files'] | undefined;
+    const roots = this.options.files;
+    const name = this.name;
+    return {
+      ...this.context,
+      signal,
+      progress,
+      get client() {
+        return (scoped ??= client.scoped(name));
+      },
+      get files() {
+        return (files ??= roots.access(client));
+      },
+      ...(trace && { trace }),
+    };
   }
 
   /** Whether starting may publish tools the last listing lacked (a dynamic listing, not started yet). */

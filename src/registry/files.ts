@@ -22,13 +22,23 @@ interface Root {
 
 export class FileRoots {
   /** The roots as given (absolute), for ctx.files.roots. */
-  readonly roots: readonly string[];
+  roots: readonly string[];
   private readonly cwd: string;
   private real?: Promise<Root[]>;
 
   constructor(roots: readonly string[], cwd: string) {
-    this.roots = [...new Set(roots.map((r) => path.resolve(cwd, r)))];
     this.cwd = cwd;
+    this.roots = this.absolute(roots);
+  }
+
+  /** New roots (a reload): every later call sees them. */
+  setRoots(roots: readonly string[]): void {
+    this.roots = this.absolute(roots);
+    this.real = undefined;
+  }
+
+  private absolute(roots: readonly string[]): string[] {
+    return [...new Set(roots.map((r) => path.resolve(this.cwd, r)))];
   }
 
   /** What one client's call sees as ctx.files. */

@@ -62,7 +62,7 @@ export async function runTool(
     aborted.catch(() => undefined);
     // Cancelled (or timed out) before it started: the handler is not started at all.
     if (controller.signal.aborted) throw controller.signal.reason;
-    const ctx = tool.host.callContext(controller.signal, progress, options.client);
+    const ctx = tool.host.callContext(controller.signal, progress, options.client, options.trace);
     const work =
       tool.host.state === 'running'
         ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))

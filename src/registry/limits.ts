@@ -52,7 +52,8 @@ function tooManyValues(
   maxValues: number,
   maxDepth: number,
 ): string | undefined {
-  const tooMany = `${holds} more than ${maxValues.toLocaleString('en')} values (keys and elements); send fewer`;
+  // Formatted only when needed: toLocaleString costs more than walking a small request.
+  const tooMany = () => `${holds} more than ${maxValues.toLocaleString('en')} values (keys and elements); send fewer`;
   let values = 1;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
@@ -61,11 +62,11 @@ function tooManyValues(
     if (depth >= maxDepth) return `${nests} deeper than ${maxDepth} levels; flatten ${them}`;
     if (Array.isArray(item)) {
       values += item.length;
-      if (values > maxValues) return tooMany;
+      if (values > maxValues) return tooMany();
       for (const child of item) stack.push([child, depth + 1]);
     } else {
       for (const key in item) {
-        if (++values > maxValues) return tooMany;
+        if (++values > maxValues) return tooMany();
         stack.push([(item as Record<string, unknown>)[key], depth + 1]);
       }
     }

@@ -10,6 +10,7 @@ import type {
   ResourceListing,
   ResourceTemplateDef,
   ToolDef,
+  TraceContext,
 } from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
@@ -77,6 +78,24 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The client the call comes from (default: the registry's own in-process client). */
   client?: HostClient;
+  /** The caller's trace context (`traceparent` in the request's `_meta`), handed to the handler as ctx.trace. */
+  trace?: TraceContext;
+}
+
+/** One finished tool call, for monitoring. */
+export interface CallRecord {
+  tool: string;
+  plugin: string;
+  durationMs: number;
+  outcome: CallOutcome;
+}
+
+/** A gauge a backend published (ctx.gauge). */
+export interface BackendGauge {
+  plugin: string;
+  name: string;
+  help: string;
+  read(): number | undefined;
 }
 
 interface Snapshot {
@@ -95,6 +114,8 @@ export class Registry {
   private readonly shutdown = new AbortController();
   private snapshot?: Promise<Snapshot>;
   private readonly listeners = new Set<Listener>();
+  private readonly callListeners = new Set<(record: CallRecord) => void>();
+  private readonly gaugeMap = new Map<string, BackendGauge>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
   /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
@@ -102,21 +123,53 @@ export class Registry {
   /** The client of one-shot commands and of callers that name none. */
   readonly localClient = new HostClient('in-process');
 
+  private readonly files: FileRoots;
+
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    const files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
-    this.hosts = loaded.map(
-      (l) =>
-        new BackendHost(l, {
-          logger: options.logger,
-          shutdown: this.shutdown.signal,
-          startMs: options.timeouts.startMs,
-          serving: options.serving,
-          files,
-          onListChanged: (_plugin, kind) => this.listChanged(kind),
-        }),
+    this.files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
+    this.hosts = loaded.map((l) => this.newHost(l));
+  }
+
+  private newHost(l: LoadedBackend): BackendHost {
+    return new BackendHost(l, {
+      logger: this.options.logger,
+      shutdown: this.shutdown.signal,
+      startMs: this.options.timeouts.startMs,
+      serving: this.options.serving,
+      files: this.files,
+      onListChanged: (_plugin, kind) => this.listChanged(kind),
+      onGauge: (plugin, name, help, read) => this.gaugeMap.set(`${plugin}\u0000${name}`, { plugin, name, help, read }),
+    });
+  }
+
+  /**
+   * Live reconfiguration (a reload of .mcprc): the backends named in `remove` leave the lists at
+   * once and are stopped (their calls in progress end as at shutdown), those in `add` join, lazy as
+   * at start-up; `roots` replaces the file roots of remote clients. Clients are then told that every
+   * list changed. Clients and their sessions are untouched.
+   */
+  async reconfigure(change: { remove: string[]; add: LoadedBackend[]; roots?: readonly string[] }): Promise<void> {
+    const leaving = this.hosts.filter((h) => change.remove.includes(h.name));
+    for (const host of leaving) {
+      this.hosts.splice(this.hosts.indexOf(host), 1);
+      this.toolListErrors.delete(host.name);
+      for (const [key, gauge] of this.gaugeMap) if (gauge.plugin === host.name) this.gaugeMap.delete(key);
+    }
+    const ms = clampTimeout(this.options.timeouts.shutdownMs);
+    const stops = leaving.map((h) =>
+      h.stop().catch((error: Error) => this.options.logger.warn(`${h.name}: stop failed: ${error?.message ?? error}`)),
     );
+    if (!(await settledWithin(stops, ms))) this.options.logger.warn(`reload: a backend did not stop within ${ms} ms`);
+    for (const l of change.add) this.hosts.push(this.newHost(l));
+    if (change.roots) this.files.setRoots(change.roots);
+    for (const kind of ['tools', 'resources', 'prompts'] as const) this.listChanged(kind);
+  }
+
+  /** Tells every listener that a list changed (a reload that changed what `tools/list` shows). */
+  notifyListChanged(kind: ListKind): void {
+    this.listChanged(kind);
   }
 
   /** Builds the registry; two entries with one public name are an error naming both plugins. */
@@ -140,6 +193,17 @@ export class Registry {
   onListChanged(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Told of every finished tool call (metrics). */
+  onCall(listener: (record: CallRecord) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
+  /** The gauges the backends published (ctx.gauge). */
+  gauges(): BackendGauge[] {
+    return [...this.gaugeMap.values()];
   }
 
   private listChanged(kind: ListKind): void {
@@ -169,7 +233,9 @@ export class Registry {
           } catch (error) {
             if (key === 'tools') this.toolListErrors.set(host.name, error);
             host.lastError = (error as Error).message;
-            this.options.logger.warn(`${host.name}: cannot list ${key}: ${(error as Error).message}`);
+            // A one-shot command reports it (as down, with this message) itself: said once, not twice.
+            const log = this.options.serving ? this.options.logger.warn : this.options.logger.debug;
+            log.call(this.options.logger, `${host.name}: cannot list ${key}: ${(error as Error).message}`);
             return [];
           }
         };
@@ -304,7 +370,19 @@ export class Registry {
       },
     );
     this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run));
+    const started = performance.now();
+    void run.then((outcome) => {
+      this.inFlight.delete(run);
+      if (this.callListeners.size === 0) return;
+      const record = { tool: tool.publicName, plugin: tool.plugin, durationMs: performance.now() - started, outcome };
+      for (const listener of this.callListeners) {
+        try {
+          listener(record);
+        } catch (error) {
+          this.options.logger.debug(`call listener failed: ${(error as Error).message}`);
+        }
+      }
+    });
     return run;
   }
 

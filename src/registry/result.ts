@@ -36,13 +36,18 @@ export const ERROR_META_KEY = 'mcphost/error';
 export function resultError(result: ToolResult): NonNullable<CallOutcome['error']> {
   const error = (result._meta?.[ERROR_META_KEY] ?? (result.structuredContent as { error?: unknown } | undefined)?.error) as
     { code?: unknown } | undefined;
-  const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : 'TOOL_ERROR';
   const message =
     result.content
       .map((c) => (c.type === 'text' ? String(c.text) : ''))
       .filter(Boolean)
       .join('\n') || 'the tool returned an error';
-  return { kind: code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', code, message };
+  // The TypeScript SDK's McpServer answers arguments its schema refuses as an error result (not a
+  // JSON-RPC error): "Input validation error: Invalid arguments for tool …" in 2.x (validateToolInput),
+  // "MCP error -32602: …" in 1.x. A bad argument (exit 1), not a tool failure.
+  const refused = /^(MCP error -32602\b|Input validation error: Invalid arguments for tool )/.test(message);
+  const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : refused ? -32602 : 'TOOL_ERROR';
+  const kind = code === 'UNAVAILABLE' ? 'unavailable' : refused ? 'invalid_arguments' : 'tool_error';
+  return { kind, code, message };
 }
 
 export function errorOutcome(kind: ErrorKind, code: string | number, fullMessage: string, data?: unknown): CallOutcome {

@@ -32,7 +32,7 @@ export type ArgsCheck = { ok: true; value: unknown } | { ok: false; lines: Issue
 
 /** Parses arguments with the tool's zod schema, also reporting keys a plain object would drop. */
 export function checkArgs(tool: ToolDef, args: unknown): ArgsCheck {
-  if (!isZod4Schema(tool.input)) return { ok: true, value: args ?? {} };
+  if (!isZod4Schema(tool.input)) return checkRequired((tool.input as JsonSchemaInput).jsonSchema, args ?? {});
   const schema = tool.input as z.ZodType;
   const value = args ?? {};
   const lines: IssueLine[] = unknownKeys(schema, value).map((u) => ({
@@ -42,6 +42,19 @@ export function checkArgs(tool: ToolDef, args: unknown): ArgsCheck {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (!parsed.success) lines.push(...issueLines(parsed.error, value, [], schema));
   return lines.length > 0 ? { ok: false, lines } : { ok: true, value: parsed.data };
+}
+
+/**
+ * A JSON Schema (a mounted server's tool) is the server's to enforce: only what any conforming
+ * server refuses is checked here, a property the root's `required` lists that is missing, so the
+ * caller hears "required" as a bad argument (exit 1) before a round trip, whatever the server answers.
+ */
+function checkRequired(schema: JsonSchema | undefined, value: unknown): ArgsCheck {
+  const required = Array.isArray(schema?.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value };
+  const missing = required.filter((key) => (value as Record<string, unknown>)[key] === undefined);
+  if (missing.length === 0) return { ok: true, value };
+  return { ok: false, lines: missing.map((key) => ({ path: key, message: 'required (missing)' })) };
 }
 
 /** The first issue lines, each cut short, and how many were left out. */

@@ -38,12 +38,14 @@ export function createHealth(registry: Registry, info: ServerInfo, options: Heal
     return entry.report;
   };
 
-  return async function answer(access: HealthAccess): Promise<Record<string, unknown>> {
+  async function answer(access: HealthAccess): Promise<Record<string, unknown>> {
     if (access === 'liveness') return { live: true };
     const backends = Object.fromEntries(await Promise.all(registry.hosts.map(async (h) => [h.name, await check(h)] as const)));
     const ok = Object.values(backends).every((b) => b.ok);
     return { ok, name: info.name, version: info.version, backends: access === 'full' ? backends : withoutPaths(backends) };
-  };
+  }
+  // One backend's check, shared with /metrics (its backend_up gauge).
+  return Object.assign(answer, { check });
 }
 
 // An absolute path: `/a/b` not preceded by a word character, `:` or `/` (so URLs keep theirs), or `C:\a\b`.

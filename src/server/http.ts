@@ -12,6 +12,7 @@ import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createHealth } from './health.js';
+import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
@@ -83,6 +84,7 @@ export async function serveOnHttp(
   const sweeper = setInterval(() => sessions.sweep(), Math.min(clampTimeout(settings.sessionIdleMs), 60_000));
   sweeper.unref();
   const health = createHealth(registry, info, { now: hooks.now });
+  const metrics = createMetrics(registry, { sessions: () => sessions.size, health: health.check });
   let listeningPort = settings.port;
   const guards = createGuards({
     bindHost: settings.host,
@@ -135,6 +137,13 @@ export async function serveOnHttp(
       const report = await health(holds === true ? 'full' : holds === false ? 'liveness' : 'redacted');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(report));
+      return;
+    }
+    if (pathname === '/metrics' && req.method === 'GET') {
+      if (!guards.token(req, res)) return;
+      const text = await metrics.text();
+      res.writeHead(200, { 'content-type': metrics.contentType });
+      res.end(text);
       return;
     }
     if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
@@ -191,6 +200,7 @@ export async function serveOnHttp(
     sessionCount: () => sessions.size,
     async close() {
       unsubscribe();
+      metrics.close();
       clearInterval(sweeper);
       await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       await modern.close?.();

@@ -6,6 +6,9 @@ import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
 import { capText, clampTimeout } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 import type { HostClient } from '../registry/clients.js';
+import { toolSurface } from '../discover/surface.js';
+import { FIND_TOOLS } from '../discover/meta-tools.js';
+import { traceOf } from './trace.js';
 
 export interface ServerInfo {
   name: string;
@@ -17,7 +20,11 @@ export const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
 
 export function instructionsFor(registry: Registry): string {
   const lines = registry.hosts.map((h) => `- ${h.name}: ${h.backend.description}`);
-  return `mcphost serves these backends; tool names start with the backend name.\n${lines.join('\n')}`;
+  const discover =
+    toolSurface(registry).mode === 'discover'
+      ? `\nMost tools are not listed: find them with ${FIND_TOOLS} (plain words), then describe and call them.`
+      : '';
+  return `mcphost serves these backends; tool names start with the backend name.${discover}\n${lines.join('\n')}`;
 }
 
 export interface ServerOptions {
@@ -49,16 +56,8 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     },
   );
 
-  server.setRequestHandler('tools/list', async () => ({
-    tools: (await registry.tools()).map((t) => ({
-      name: t.publicName,
-      ...(t.def.title !== undefined && { title: t.def.title }),
-      description: t.def.description,
-      inputSchema: t.inputSchema as { type: 'object' },
-      ...(t.outputSchema && { outputSchema: t.outputSchema as { type: 'object' } }),
-      ...(t.def.annotations && { annotations: t.def.annotations }),
-    })),
-  }));
+  const tools = toolSurface(registry);
+  server.setRequestHandler('tools/list', async () => ({ tools: await tools.list() }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args, _meta } = request.params;
@@ -82,11 +81,12 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
     // Clamped to what setTimeout can wait: 2^31 ms would otherwise fire at once.
     try {
-      const outcome = await registry.callTool(name, args ?? {}, {
+      const outcome = await tools.call(name, args ?? {}, {
         signal: ctx.mcpReq.signal,
         client: options.client,
         onProgress,
         timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
+        trace: traceOf(ctx.mcpReq._meta) ?? traceOf(_meta),
       });
       await Promise.all(sent);
       if (options.confirmProgress && sent.length > 0) {

@@ -72,7 +72,9 @@ describe('a call that fails', () => {
   it('refuses an unknown flag, listing the valid ones', async () => {
     const typo = call(['kitchen', 'echo', '--mesage', 'x']);
     await expect(typo).rejects.toThrow(UsageError);
-    await expect(typo).rejects.toThrow('unknown flag --mesage for kitchen echo; valid flags: --message, --times');
+    await expect(typo).rejects.toThrow(
+      'unknown flag --mesage for kitchen echo (did you mean --message?); valid flags: --message, --times; plugin settings: --greeting',
+    );
   });
 
   it('names the field the schema rejects (an error result of kind invalid_arguments)', async () => {

@@ -77,7 +77,9 @@ describe('call --url', () => {
   });
 
   it('generates flags from the schema the server lists, and reports error results as in-process', async () => {
-    await expect(remote(['lab', 'read_at', '--ofset', '1'])).rejects.toThrow('unknown flag --ofset for lab_read_at; valid flags: --offset');
+    await expect(remote(['lab', 'read_at', '--ofset', '1'])).rejects.toThrow(
+      'unknown flag --ofset for lab_read_at (did you mean --offset?); valid flags: --offset',
+    );
     const refused = await remote(['lab', 'read_at', '--offset', '-1']);
     expect(refused.error).toMatchObject({ code: -32602, message: 'offset: must not be negative' });
     await expect(remote(['lab', 'read_at', '--offset', '1.5'])).rejects.toThrow('--offset expects an integer, got "1.5"');
@@ -100,7 +102,7 @@ describe('call --url', () => {
   it('suggests the closest tool the server has', async () => {
     const unknown = remote(['lab', 'recal']);
     await expect(unknown).rejects.toThrow(UnknownNameError);
-    await expect(unknown).rejects.toThrow(`unknown tool "lab_recal" at ${serving.url}; did you mean lab_recall, lab_read_at?`);
+    await expect(unknown).rejects.toThrow(`unknown tool "lab_recal" at ${serving.url}; did you mean lab_recall?`);
   });
 
   it('sends the token, and says what to start when nothing answers', async () => {

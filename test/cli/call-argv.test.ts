@@ -156,7 +156,7 @@ describe("call's own flags, from one table", () => {
     } as unknown as PublishedTool;
     const help = toolHelp('mcphost', 'kitchen', tool, ['url']) + '\n';
     for (const f of CALL_FLAGS) expect(help).toContain(`--${f.name}`);
-    expect(help).toContain('[-- --json]');
+    expect(help).toContain('[-- --[no-]json]');
     expect(help).toMatch(/PLUGIN SETTINGS.*\n {2}--url\n/);
   });
 });

@@ -76,7 +76,11 @@ function compactError(r: CommandRun): { message: string; exit: number; code?: un
 family('call', Call, [
   [['lab', 'read_at', '--offset', '3'], 0, 'read at 3'],
   [['lab_read_at', '--offset', '4'], 0, 'read at 4'],
-  [['lab', 'read_at', '--ofset', '3'], 1, 'unknown flag --ofset for lab read_at; valid flags: --offset'],
+  [
+    ['lab', 'read_at', '--ofset', '3'],
+    1,
+    'unknown flag --ofset for lab read_at (did you mean --offset?); valid flags: --offset; plugin settings: --label',
+  ],
   [['kitchen', 'echo', '--message', 'x', '--times', '9'], 1, /times: .*<=5/],
   [['lab', 'read_at', '--offset', '-1'], 1, 'offset: must not be negative'],
   [['lab', 'lookup', '--name', 'node'], 1, 'class names start with a capital'],
@@ -86,7 +90,7 @@ family('call', Call, [
   [
     ['lab', 'recall', '--url', 'http://127.0.0.1:7010/mcp'],
     1,
-    'unknown flag --url for lab recall; valid flags: none (to call through a running mcphost serve, put --url first',
+    'unknown flag --url for lab recall; valid flags: none; plugin settings: --label (to call through a running mcphost serve, put --url first',
   ],
   [[], 1, 'usage: mcphost call <plugin> <tool>'],
   [['nosuch', 'x'], 2, 'plugin nosuch not found'],

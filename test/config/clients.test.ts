@@ -35,8 +35,12 @@ describe('mcpServers in .mcprc', () => {
   it('refuses one name in both, and a type that contradicts the entry', () => {
     const found = { file: '/p/.mcprc', raw: { servers: { a: { command: 'a' } }, mcpServers: { a: { command: 'b' } } } };
     expect(() => resolveConfig({ found, env: {}, cwd: '/p' })).toThrow(/mcpServers\.a: servers\.a is defined too/);
-    const wrong = { file: '/p/.mcprc', raw: { mcpServers: { a: { type: 'http', command: 'b' } } } };
-    expect(() => resolveConfig({ found: wrong, env: {}, cwd: '/p' })).toThrow(ConfigError);
+    // An entry that contradicts itself cannot be used; the rest of the file still can.
+    const wrong = { file: '/p/.mcprc', raw: { mcpServers: { a: { type: 'http', command: 'b' } }, servers: { b: { command: 'b' } } } };
+    const r = resolveConfig({ found: wrong, env: {}, cwd: '/p' });
+    expect(r.unusable.get('a')?.error).toBeInstanceOf(ConfigError);
+    expect(r.unusable.get('a')?.key).toBe('mcpServers.a');
+    expect(Object.keys(r.config.servers)).toEqual(['b']);
   });
 });
 

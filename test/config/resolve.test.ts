@@ -64,7 +64,7 @@ describe('host config', () => {
     const r = resolveConfig({ found: found(raw), env: { B: 'bee', SET: 'set' }, cwd: '/w' });
     expect(r.config.plugins.x).toEqual({ a: 'bee', b: 'bee/y', c: 'set', d: '{}' });
     expect(resolveConfig({ found: found(raw), env: { SET: 's' }, cwd: '/w' }).config.plugins.x).toMatchObject({ a: 'x', b: 'x/y' });
-    const open = error(() => resolveConfig({ found: found({ plugins: { x: { a: '${A:-${B:-x}' } } }), env: {}, cwd: '/w' }));
+    const open = resolveConfig({ found: found({ plugins: { x: { a: '${A:-${B:-x}' } } }), env: {}, cwd: '/w' }).unusable.get('x')!.error;
     expect(open.lines).toEqual([
       { path: 'plugins.x.a', message: '${A:-… is not closed: add the } that ends it (write $${ for a literal ${)' },
     ]);
@@ -91,7 +91,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log, files\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log, tools, files\)/,
     );
   });
 
@@ -115,9 +115,33 @@ describe('host config', () => {
     expect(r.config.plugins.mine.module).toBe(path.resolve('/projects/game/lib/mine.js'));
   });
 
-  it('validates servers entries as a stdio command or an HTTP url', () => {
-    const e = error(() => resolveConfig({ found: found({ servers: { bad: { url: 'ftp://x' } } }), env: {}, cwd: '/w' }));
-    expect(e.lines.some((l) => l.path.startsWith('servers.bad'))).toBe(true);
+  it('validates servers entries as a stdio command or an HTTP url, setting aside only the bad one', () => {
+    const r = resolveConfig({ found: found({ servers: { bad: { url: 'ftp://x' }, good: { command: 'x' } } }), env: {}, cwd: '/w' });
+    expect(r.unusable.get('bad')!.error.lines.some((l) => l.path.startsWith('servers.bad'))).toBe(true);
+    expect(Object.keys(r.config.servers)).toEqual(['good']);
+    // Served by default, so that serving says why it is left out.
+    expect(r.plugins).toEqual(['good', 'bad']);
+  });
+
+  it('sets aside an entry whose ${VAR} is not set, naming the variable, and keeps the rest of the file (item 1 of issue 24)', () => {
+    const raw = {
+      plugins: { godot: { docDir: '${GODOT_DIR}' }, pob: {} },
+      servers: { tracker: { command: 'node', env: { TOKEN: '${TRACKER_TOKEN}' } }, off: { command: '${NOPE}', enabled: false } },
+      http: { port: 7100 },
+    };
+    const r = resolveConfig({ found: found(raw), env: {}, cwd: '/w' });
+    expect(r.config.http.port).toBe(7100);
+    expect(Object.keys(r.config.plugins)).toEqual(['pob']);
+    expect(r.config.servers).toEqual({});
+    const tracker = r.unusable.get('tracker')!;
+    expect(tracker.error.message).toContain(`servers.tracker in ${file} cannot be used`);
+    expect(tracker.error.lines).toEqual([
+      { path: 'servers.tracker.env.TOKEN', message: expect.stringContaining('environment variable TRACKER_TOKEN is not set') },
+    ]);
+    expect(r.unusable.get('godot')!.error.lines[0]).toMatchObject({ path: 'plugins.godot.docDir' });
+    // A disabled entry is not served, so nothing reports it unless it is named.
+    expect(r.plugins).toEqual(['pob', 'godot', 'tracker']);
+    expect(r.unusable.get('off')!.disabled).toBe(true);
   });
 });
 

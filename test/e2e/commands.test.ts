@@ -55,7 +55,7 @@ describe('the binary, per command family', () => {
     expect(completion.exitCode).toBe(0);
     expect(completion.stdout).toContain('mcphost autocomplete:script bash');
     const script = readFileSync(path.join(t.dir, '.cache/mcphost/autocomplete/functions/bash/mcphost.bash'), 'utf8');
-    expect(script).toMatch(/^tools --json --config --log-level --quiet --plugins$/m);
+    expect(script).toMatch(/^tools --json --config --log-level --quiet --plugins --tokens$/m);
   });
 });
 

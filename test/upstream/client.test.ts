@@ -1,9 +1,9 @@
-// The upstream client on its own (src/upstream/client.ts): restart backoff of a stdio child,
+// The upstream client on its own (src/kit/mcp/client.ts): restart backoff of a stdio child,
 // its reset after a healthy period, and the helpers the mirror uses.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { UpstreamClient } from '../../src/upstream/client.js';
-import { globMatcher, templateVariables } from '../../src/upstream/mirror.js';
+import { UpstreamClient } from '../../src/kit/mcp/client.js';
+import { globMatcher, templateVariables } from '../../src/kit/mcp/mirror.js';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, alive, waitFor } from './helpers.js';
@@ -92,5 +92,23 @@ describe('mirror helpers', () => {
   it('reads the variable names of RFC 6570 templates', () => {
     expect(templateVariables('godot://class/{name}')).toEqual(['name']);
     expect(templateVariables('a://{+path}{?q,kind}{#frag}/{list*}/{short:3}')).toEqual(['path', 'q', 'kind', 'frag', 'list', 'short']);
+  });
+});
+
+describe('progress read in the same chunk as the result', () => {
+  it('reaches the caller, every step of it, before the result', async () => {
+    const c = client([path.join(path.dirname(FIXTURE_SERVER), 'one-chunk-server.mjs')], {
+      initialMs: 200,
+      maxMs: 800,
+      resetAfterMs: 60_000,
+    });
+    for (let call = 0; call < 5; call++) {
+      const seen: number[] = [];
+      const result = await c.request((sdk) =>
+        sdk.callTool({ name: 'steps', arguments: {} }, { onprogress: (p) => void seen.push(p.progress) }),
+      );
+      expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+      expect(seen).toEqual([1, 2, 3]);
+    }
   });
 });

@@ -34,6 +34,7 @@ export default class ServersImport extends HostCommand {
       for (const s of report.skipped) this.log(`skipped ${s.name} (${s.file}): ${s.reason}`);
       if (report.present.length > 0) this.log(`already there: ${report.present.join(', ')}`);
       if (report.written) this.log(`added to ${report.file}: ${report.added.join(', ')}`);
+      for (const w of report.warnings) this.logToStderr(`warning: ${w.name}: ${w.message}`);
       if (report.trustHint) this.log(report.trustHint);
       else if (Object.keys(report.entries).length > 0 && !flags['dry-run'] && report.added.length === 0 && report.present.length === 0)
         this.log(`${report.file} is not rewritten by mcphost; add under servers:\n${JSON.stringify(report.entries, null, 2)}`);

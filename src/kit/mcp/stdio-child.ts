@@ -172,19 +172,35 @@ export class ChildProcessTransport implements Transport {
   private receive(chunk: Buffer): void {
     if (this.refused) return;
     const { lines, overflow } = this.lines.push(chunk);
-    for (const line of lines) this.deliver(line);
+    this.deliverFrom(lines, 0);
     if (overflow) this.refuse(overflow);
   }
 
-  private deliver(line: Buffer): void {
+  /**
+   * Hands the lines over in order. The SDK client runs a notification's handler a microtask after
+   * it gets it but a response's at once, and the response forgets the request's progress handler:
+   * the last progress of a call, read in the same chunk as its result, was dropped
+   * (modelcontextprotocol/typescript-sdk#2580). So after a notification the rest of the chunk waits
+   * one microtask, queued behind that handler; the next chunk comes in a later task anyway.
+   */
+  private deliverFrom(lines: Buffer[], start: number): void {
+    for (let i = start; i < lines.length; i++) {
+      if (this.deliver(lines[i]!) === 'notification' && i + 1 < lines.length) {
+        queueMicrotask(() => this.deliverFrom(lines, i + 1));
+        return;
+      }
+    }
+  }
+
+  private deliver(line: Buffer): 'notification' | 'other' | undefined {
     const text = line.toString('utf8').replace(/\r$/, '');
-    if (text.trim() === '') return;
+    if (text.trim() === '') return undefined;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(text);
     } catch (error) {
       this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
-      return;
+      return undefined;
     }
     try {
       this.onmessage?.(message);
@@ -192,6 +208,7 @@ export class ChildProcessTransport implements Transport {
       // Whatever a message makes the client throw stays with this server.
       this.onerror?.(new Error(`a message from the server could not be handled: ${(error as Error).message}`));
     }
+    return 'method' in message && !('id' in message) ? 'notification' : 'other';
   }
 
   /** The child sent more than the limit without a newline: nothing it says can be trusted to be whole, so it is stopped. */

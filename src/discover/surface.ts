@@ -1,0 +1,158 @@
+// What a client sees of the registry's tools: every tool (`flat`), or the three meta-tools plus the
+// pinned tools (`discover`). Either way every published tool can be called by its own name, and a
+// call through `mcphost_call_tool` runs exactly as a direct one (same arguments check, timeout,
+// progress, cancellation, client, result). The index behind `mcphost_find_tools` is rebuilt after
+// the registry's tools change, so a server that comes up later, or a reload, is searchable.
+import type { Logger } from '../backend/types.js';
+import { UnknownNameError } from '../registry/errors.js';
+import { closest } from '../registry/names.js';
+import type { CallOptions, PublishedTool, Registry } from '../registry/registry.js';
+import type { CallOutcome } from '../registry/result.js';
+import { globMatcher } from '../upstream/defs.js';
+import { listedTool, type ListedTool } from './listing.js';
+import {
+  CALL_TOOL,
+  callInput,
+  DEFAULT_FIND_LIMIT,
+  DESCRIBE_TOOL,
+  describeInput,
+  FIND_TOOLS,
+  findInput,
+  jsonOutcome,
+  META_NAMES,
+  META_TOOLS,
+  metaArgs,
+  unknownToolOutcome,
+} from './meta-tools.js';
+import { ToolIndex } from './tool-index.js';
+
+export type ToolMode = 'flat' | 'discover';
+
+export interface ToolSettings {
+  mode: ToolMode;
+  /** Tools listed beside the meta-tools in discover mode: public names or `*` globs. */
+  pinned: readonly string[];
+}
+
+export class ToolSurface {
+  private settings: ToolSettings = { mode: 'flat', pinned: [] };
+  private pinned: (name: string) => boolean = () => false;
+  private index?: { generation: number; index: ToolIndex };
+  private generation = 0;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly logger?: Logger,
+  ) {
+    registry.onListChanged((kind) => {
+      if (kind === 'tools') this.generation++;
+    });
+  }
+
+  get mode(): ToolMode {
+    return this.settings.mode;
+  }
+
+  get pinnedPatterns(): readonly string[] {
+    return this.settings.pinned;
+  }
+
+  configure(settings: ToolSettings): void {
+    this.settings = { mode: settings.mode, pinned: [...settings.pinned] };
+    this.pinned = settings.pinned.length ? globMatcher([...settings.pinned]) : () => false;
+  }
+
+  /** What `tools/list` answers. */
+  async list(): Promise<ListedTool[]> {
+    const tools = await this.registry.tools();
+    if (this.settings.mode === 'flat') return tools.map(listedTool);
+    return [...META_TOOLS, ...tools.filter((t) => this.pinned(t.publicName) && !META_NAMES.has(t.publicName)).map(listedTool)];
+  }
+
+  /** What `tools/call` answers: a meta-tool's answer, or the named tool's. An unknown name throws UnknownNameError. */
+  async call(name: string, args: unknown, options: CallOptions): Promise<CallOutcome> {
+    if (this.settings.mode === 'discover' && META_NAMES.has(name)) return this.meta(name, args, options);
+    return this.registry.callTool(name, args, options);
+  }
+
+  /** The ranked tools for a query (what `mcphost_find_tools` answers). */
+  async find(query: string, limit = DEFAULT_FIND_LIMIT) {
+    return (await this.currentIndex()).search(query, limit);
+  }
+
+  private async meta(name: string, args: unknown, options: CallOptions): Promise<CallOutcome> {
+    if (name === FIND_TOOLS) {
+      const checked = metaArgs(name, findInput, args);
+      if ('outcome' in checked) return checked.outcome;
+      return jsonOutcome({ tools: await this.find(checked.value.query, checked.value.limit) });
+    }
+    if (name === DESCRIBE_TOOL) {
+      const checked = metaArgs(name, describeInput, args);
+      if ('outcome' in checked) return checked.outcome;
+      const found = await this.lookup(checked.value.name);
+      return 'outcome' in found ? found.outcome : jsonOutcome({ ...listedTool(found.tool) });
+    }
+    const checked = metaArgs(CALL_TOOL, callInput, args);
+    if ('outcome' in checked) return checked.outcome;
+    const found = await this.lookup(checked.value.name);
+    if ('outcome' in found) return found.outcome;
+    return this.registry.invoke(found.tool, checked.value.arguments ?? {}, options);
+  }
+
+  private async lookup(name: string): Promise<{ tool: PublishedTool } | { outcome: CallOutcome }> {
+    try {
+      if (META_NAMES.has(name)) throw new UnknownNameError('tool', name);
+      return { tool: await this.registry.findTool(name) };
+    } catch (error) {
+      if (!(error instanceof UnknownNameError)) throw error;
+      return {
+        outcome: unknownToolOutcome(
+          name,
+          closest(
+            name,
+            (await this.registry.tools()).map((t) => t.publicName),
+          ),
+        ),
+      };
+    }
+  }
+
+  private async currentIndex(): Promise<ToolIndex> {
+    const generation = this.generation;
+    if (this.index?.generation === generation) return this.index.index;
+    const tools = await this.registry.tools();
+    const started = performance.now();
+    const index = ToolIndex.build(
+      tools
+        .filter((t) => !META_NAMES.has(t.publicName))
+        .map((t) => ({
+          name: t.publicName,
+          title: t.def.title,
+          description: t.def.description,
+          inputSchema: t.inputSchema,
+          backend: t.host.backend.description,
+        })),
+    );
+    this.logger?.debug(`discover: indexed ${index.size} tools in ${Math.round(performance.now() - started)} ms`);
+    // A change while it was built: this index may already be stale, so it answers this search only.
+    if (generation === this.generation) this.index = { generation, index };
+    return index;
+  }
+}
+
+const surfaces = new WeakMap<Registry, ToolSurface>();
+
+/** The registry's tool surface (flat until configured). */
+export function toolSurface(registry: Registry, logger?: Logger): ToolSurface {
+  let surface = surfaces.get(registry);
+  if (!surface) {
+    surface = new ToolSurface(registry, logger);
+    surfaces.set(registry, surface);
+  }
+  return surface;
+}
+
+/** The pinned patterns in force for a registry (none until configured). */
+export function pinnedOf(registry: Registry): readonly string[] {
+  return surfaces.get(registry)?.pinnedPatterns ?? [];
+}
