@@ -1,8 +1,10 @@
 // Tables and reports as a person at an 80-column terminal sees them, and as a script gets them
 // through a pipe: the real binary on a pseudo-terminal (util-linux `script`) and on a pipe.
+import path from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { SHARED_DATA } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { haveScript, runOnTty, visible } from '../helpers/tty.js';
 
@@ -73,5 +75,38 @@ describe('piped', () => {
     }
     // The case the cut at 100 characters used to hit.
     expect(Math.max(...firstLines.map((l) => l.length))).toBeGreaterThan(120);
+  });
+});
+
+describe('call', () => {
+  // Errors only: the index build's progress bar would share the terminal with the result.
+  const godotEnv = { ...env, GODOT_DOC_DIR: path.join(SHARED_DATA, 'godot-docs'), MCPHOST_LOG_LEVEL: 'error' };
+  const search = ['call', 'godot', 'search', '--query', 'move a character', '--limit', '3'];
+
+  it.skipIf(!haveScript)('on a terminal: an outline of key: value lines, Markdown markers turned to styles, wrapped', async () => {
+    const [piped, tty] = await Promise.all([
+      runCli(search, { cwd: t.dir, env: godotEnv, timeout: 90_000 }),
+      runOnTty(search, { cwd: t.dir, env: godotEnv, columns: 80 }),
+    ]);
+    expect(piped.exitCode).toBe(0);
+    expect(tty.exitCode).toBe(0);
+    const hits = JSON.parse(piped.stdout) as { uri: string; name: string; snippet: string }[];
+    expect(hits.some((h) => h.snippet.includes('**'))).toBe(true);
+    const shown = visible(tty.stdout);
+    expect(shown).not.toContain('**');
+    expect(shown).not.toContain('"uri"');
+    for (const line of shown.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    for (const hit of hits) {
+      expect(shown).toContain(`uri: ${hit.uri}\n`);
+      expect(words(shown)).toContain(words(`snippet: ${hit.snippet.replaceAll('**', '')}`));
+    }
+    // Bold where the Markdown said so.
+    expect(tty.stdout).toMatch(/\u001b\[1m[A-Za-z]+\u001b\[22m/);
+  });
+
+  it.skipIf(!haveScript)('--json on a terminal is the raw MCP result, as piped', async () => {
+    const tty = await runOnTty([...search, '--json'], { cwd: t.dir, env: godotEnv, columns: 80 });
+    const result = JSON.parse(tty.stdout) as { content: { type: string; text: string }[] };
+    expect(result.content[0].text).toContain('**');
   });
 });
