@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { UpstreamClient } from '../dist/src/upstream/client.js';
+import { UpstreamClient } from '../dist/src/kit/mcp/client.js';
 import { silentLogger } from '../dist/src/lib/logger.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,15 +1,24 @@
 // Worker thread entry: parses (and analyzes) one large build away from the event loop. Its heap,
-// the parsed element tree, dies with the worker.
-import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeBuild } from './analyze.js';
+// the parsed element tree, dies with the worker. (parse-job.ts imports only its types.)
+import { workerSide } from '../../src/kit/index.js';
+import { analyzeBuild, type BuildAnalysis } from './analyze.js';
 import { bounded } from './bounded.js';
 import { parseBuildXml } from './xml.js';
 
-const { xml, field, analyze } = workerData as { xml: string; field: string; analyze: boolean };
+export interface ParseRequest {
+  xml: string;
+  field: string;
+  analyze: boolean;
+}
+
+export type ParseReply = { ok: true; analysis?: BuildAnalysis } | { ok: false; error: { message: string; code?: string; data?: unknown } };
+
+const side = workerSide<ParseRequest, never, ParseReply>();
+const { xml, field, analyze } = side.data;
 try {
   const root = parseBuildXml(xml, field);
-  parentPort!.postMessage({ ok: true, analysis: analyze ? bounded(analyzeBuild(root)) : undefined });
+  side.post({ ok: true, analysis: analyze ? bounded(analyzeBuild(root)) : undefined });
 } catch (error) {
   const e = error as { message: string; code?: string; data?: unknown };
-  parentPort!.postMessage({ ok: false, error: { message: e.message, code: e.code, data: e.data } });
+  side.post({ ok: false, error: { message: e.message, code: e.code, data: e.data } });
 }

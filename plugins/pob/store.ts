@@ -7,10 +7,10 @@
 // `maxBuilds` files and `maxBytes`; reading or writing a build marks it used, the least recently
 // used go first.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, stat, unlink, utimes } from 'node:fs/promises';
+import { readFile, readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { UnavailableError, type Logger } from '../../src/backend/index.js';
+import { writeFileAtomic } from '../../src/kit/index.js';
 
 /** What a build_id looks like: the first 128 bits of the SHA-256, in hex. */
 export const BUILD_ID = /^[0-9a-f]{32}$/;
@@ -63,7 +63,6 @@ export class BuildStore {
     const id = buildIdOf(text);
     if ((await this.get(id)) !== undefined) return id;
     try {
-      await mkdir(this.options.dir, { recursive: true });
       await writeFileAtomic(this.file(id), text);
     } catch (error) {
       // Two writers of one id write the same bytes: if the other's rename won, the build is there.

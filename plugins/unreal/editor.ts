@@ -2,7 +2,7 @@
 // serves one (the seed's plugin does; the released plugin binds only `POST /mcp` and answers 404
 // to everything else), and the seed's older resource endpoints `POST /-/list-resources` and
 // `POST /-/read-resource`. These are plain HTTP calls, not an MCP transport, so they are made with
-// fetch here; /mcp itself is spoken by the SDK client (src/upstream/client.ts).
+// fetch here; /mcp itself is spoken by the SDK client (src/kit/mcp/client.ts).
 import { UnavailableError, ToolError } from '../../src/backend/index.js';
 
 export interface EditorResource {

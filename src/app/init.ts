@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { starterConfig, type StarterPlugin } from '../config/starter.js';
-import { writeFileAtomic } from '../config/write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 import { ConfigError } from '../config/errors.js';
 import { silentLogger } from '../lib/logger.js';
 import { importBackend } from '../loader/load.js';

@@ -1,7 +1,7 @@
 // `mcphost <plugin>:<command>`: a command a plugin contributes (Backend.commands), run with the
 // plugin's resolved config and a call context, the way `call` runs a tool but without start().
 import type { ProgressUpdate } from '../backend/types.js';
-import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+import { formatIssueLines, issueLines } from '../kit/zod-issues.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { Registry } from '../registry/registry.js';

@@ -3,12 +3,13 @@
 // build with pob_lua_load_build, then read its stats). The tool's flags come from the schema the
 // server lists, as in-process; plugin settings are the server's business and are not flags here.
 import type { Tool } from '@modelcontextprotocol/client';
-import { publicName, closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
+import { publicName } from '../registry/names.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { errorOutcome, resultError, type CallOutcome } from '../registry/result.js';
 import type { JsonSchema } from '../registry/schemas.js';
 import type { ToolResult } from '../backend/types.js';
-import { UpstreamClient } from '../upstream/client.js';
+import { UpstreamClient } from '../kit/mcp/client.js';
 import { mergeArgs, type OneShotRequest } from './one-shot.js';
 import { openConfig } from './open.js';
 

@@ -7,7 +7,7 @@ import { openConfig } from './open.js';
 import { NotTrustedError } from '../loader/errors.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
-import type { UpstreamStatus } from '../upstream/client.js';
+import type { UpstreamStatus } from '../kit/mcp/client.js';
 import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
 import { notTrustedText } from '../config/trust.js';
 

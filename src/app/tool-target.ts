@@ -5,7 +5,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import { builtinNames } from '../loader/builtins.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 
 export interface ToolTarget {
   plugin: string;

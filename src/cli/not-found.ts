@@ -3,7 +3,7 @@
 // (@oclif/plugin-not-found does the suggesting too, but exits 127 and, on a terminal, offers to run
 // its guess: a different command than the one typed.)
 import type { Hook } from '@oclif/core';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import { Exit } from './exit-codes.js';
 
 const hook: Hook<'command_not_found'> = async function (opts) {

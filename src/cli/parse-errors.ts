@@ -1,7 +1,7 @@
 // oclif's parse errors, said the mcphost way: one line, the command, a "did you mean" for a mistyped
 // flag, and where the help is — instead of oclif's message followed by the whole help text.
 import { UsageError } from '../app/tool-args.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 
 interface FlagLike {
   char?: string;

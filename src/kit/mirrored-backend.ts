@@ -3,9 +3,9 @@
 // stop and the health round trip. Mounted `servers` entries are one each; the unreal plugin holds
 // one per editor server and adds what its editors need on top.
 import type { BackendContext } from '../backend/types.js';
-import { UpstreamClient, type UpstreamOptions, type UpstreamStatus } from '../upstream/client.js';
-import { createMirror, type Mirror, type MirrorOptions } from '../upstream/mirror.js';
-import { checkUpstream } from '../upstream/health.js';
+import { UpstreamClient, type UpstreamOptions, type UpstreamStatus } from './mcp/client.js';
+import { createMirror, type Mirror, type MirrorOptions } from './mcp/mirror.js';
+import { checkUpstream } from './mcp/health.js';
 
 export interface MirroredBackendOptions {
   /** The backend name: the prefix of the published tool names, and the name in messages. */

@@ -44,13 +44,7 @@ function formatDetail(detail: unknown): string {
   return inspect(detail, { depth: 4, breakLength: Infinity });
 }
 
-export const silentLogger: Logger = {
-  error() {},
-  warn() {},
-  info() {},
-  debug() {},
-  child: () => silentLogger,
-};
+export { silentLogger } from '../kit/silent-logger.js';
 
 export function isLogLevel(value: unknown): value is HostLogLevel {
   return typeof value === 'string' && value in rank;

@@ -13,7 +13,7 @@ import { builtinEntry, builtinNames, BUILTIN_ROOT } from './builtins.js';
 import { checkBackend } from './contract.js';
 import { NotTrustedError, PluginLoadError } from './errors.js';
 import { importOutside } from './host-modules.js';
-import { closest } from './suggest.js';
+import { closest } from '../kit/closest.js';
 import type { InstalledPackage } from './installed.js';
 
 export type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
@@ -161,7 +161,7 @@ function notFound(name: string, options: LoaderOptions): string {
     modules.length ? `modules in .mcprc: ${modules.join(', ')}` : '',
     servers.length ? `servers: ${servers.join(', ')}` : '',
   ].filter(Boolean);
-  const guess = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
+  const [guess] = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
   if (guess) return `plugin ${name} not found. Did you mean ${guess}? (${known.join('; ')})`;
   return (
     `plugin ${name} not found (${known.join('; ')}), and .mcprc has no plugins.${name}.module.` +

@@ -3,8 +3,8 @@
 import type { Backend, HealthReport } from '../backend/types.js';
 import type { UpstreamServerConfig } from '../config/schema.js';
 import { createMirroredBackend } from '../kit/mirrored-backend.js';
-import type { UpstreamTarget } from './client.js';
-import { healthWaitMs } from './health.js';
+import type { UpstreamTarget } from '../kit/mcp/client.js';
+import { healthWaitMs } from '../kit/mcp/health.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };

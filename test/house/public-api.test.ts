@@ -85,25 +85,36 @@ describe('public entry points', () => {
         'ProcessError',
         'UpstreamClient',
         'checkUpstream',
+        'closest',
         'createMirror',
         'createMirroredBackend',
         'describeError',
+        'distance',
         'fileKind',
         'formatIssueLines',
         'globMatcher',
         'healthWaitMs',
         'issueLines',
+        'liveWorkers',
         'openRegularFile',
         'readRegularFile',
         'readRegularFileSync',
         'residentBytes',
+        'runWorker',
         'silentLogger',
+        'stageFileSync',
+        'startWorker',
         'templateVariables',
+        'writeFileAtomic',
+        'workerScript',
+        'workerSide',
+        'writeFileAtomicSync',
       ].sort(),
     );
     expect(exportedNames('src/kit/index.ts')).toEqual(
       [
         ...runtime,
+        'AtomicWriteOptions',
         'FileKind',
         'IssueLine',
         'JsonLinesPeerOptions',
@@ -117,12 +128,25 @@ describe('public entry points', () => {
         'ProcessErrorCode',
         'ProcessStats',
         'RequestOptions',
+        'RunWorkerOptions',
+        'StagedFile',
+        'TypedWorker',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',
         'UpstreamTarget',
+        'WorkerStartOptions',
       ].sort(),
     );
+  });
+
+  it('mcphost/kit holds what it publishes: every export of src/kit/index.ts comes from inside src/kit', async () => {
+    const { readFileSync } = await import('node:fs');
+    const sources = [...readFileSync(path.join(ROOT, 'src/kit/index.ts'), 'utf8').matchAll(/^export .* from '([^']+)';$/gm)].map(
+      (m) => m[1],
+    );
+    expect(sources.length).toBeGreaterThan(10);
+    expect(sources.filter((s) => !s.startsWith('./'))).toEqual([]);
   });
 
   it('package.json maps both entry points to the compiled files', async () => {

@@ -1,9 +1,9 @@
-// The upstream client on its own (src/upstream/client.ts): restart backoff of a stdio child,
+// The upstream client on its own (src/kit/mcp/client.ts): restart backoff of a stdio child,
 // its reset after a healthy period, and the helpers the mirror uses.
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { UpstreamClient } from '../../src/upstream/client.js';
-import { globMatcher, templateVariables } from '../../src/upstream/mirror.js';
+import { UpstreamClient } from '../../src/kit/mcp/client.js';
+import { globMatcher, templateVariables } from '../../src/kit/mcp/mirror.js';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, alive, waitFor } from './helpers.js';

@@ -1,10 +1,10 @@
-// The file that keeps an upstream's last lists between runs (src/upstream/list-cache.ts): one per
+// The file that keeps an upstream's last lists between runs (src/kit/mcp/list-cache.ts): one per
 // server, written whole or not at all, and anything that is not what it wrote is ignored.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/lib/logger.js';
-import { listCache } from '../../src/upstream/list-cache.js';
+import { listCache } from '../../src/kit/mcp/list-cache.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const lists = { lists: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }], templates: [] }, completions: true };

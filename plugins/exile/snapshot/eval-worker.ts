@@ -2,14 +2,14 @@
 // call at a time. A call's cancel flag is shared memory the main thread sets on cancel or timeout,
 // read by the call's budget while it iterates, so an evaluation stops without the main thread
 // ever waiting on it.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerSide } from '../../../src/kit/index.js';
 import type { ExileProvider } from '../provider.js';
 import { loadSnapshot } from './load.js';
 import { createSnapshotProvider } from './provider.js';
-import type { PoolReply, PoolRequest } from './pool-protocol.js';
+import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
 
-const { file, timeBudgetMs } = workerData as { file: string; timeBudgetMs?: number };
-const port = parentPort!;
+const port = workerSide<EvalWorkerData, PoolRequest, PoolReply>();
+const { file, timeBudgetMs } = port.data;
 
 function errorReply(id: number, error: unknown): PoolReply {
   const e = error as { message?: string; code?: unknown; data?: unknown; name?: string };
@@ -19,17 +19,17 @@ function errorReply(id: number, error: unknown): PoolReply {
 let provider: ExileProvider;
 try {
   provider = createSnapshotProvider(await loadSnapshot(file), { timeBudgetMs });
-  port.postMessage({ id: 0, ok: 'ready' } satisfies PoolReply);
+  port.post({ id: 0, ok: 'ready' });
 } catch (error) {
-  port.postMessage(errorReply(0, error));
+  port.post(errorReply(0, error));
   process.exit(0);
 }
 
-port.on('message', (request: PoolRequest) => {
+port.onMessage((request) => {
   const flag = new Int32Array(request.cancel);
   const cancelled = () => Atomics.load(flag, 0) !== 0;
   provider[request.tool](request.args as never, { signal: new AbortController().signal, cancelled }).then(
-    (value) => port.postMessage({ id: request.id, ok: value } satisfies PoolReply),
-    (error: unknown) => port.postMessage(errorReply(request.id, error)),
+    (value) => port.post({ id: request.id, ok: value }),
+    (error: unknown) => port.post(errorReply(request.id, error)),
   );
 });

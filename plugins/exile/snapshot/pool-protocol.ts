@@ -1,6 +1,12 @@
 // Messages between the snapshot pool (pool.ts) and its evaluation threads (eval-worker.ts).
 import type { HudTool } from '../remote.js';
 
+/** What each thread is started with. */
+export interface EvalWorkerData {
+  file: string;
+  timeBudgetMs?: number;
+}
+
 export interface PoolRequest {
   id: number;
   tool: HudTool;

@@ -4,16 +4,16 @@
 // budget, and the other threads keep answering. Cancel and timeout reach a running evaluation
 // through a shared flag its budget polls; a thread that does not stop within a grace period (or
 // runs out of memory) is terminated and replaced.
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { statSync } from 'node:fs';
 import { ToolError, UnavailableError } from '../../../src/backend/index.js';
+import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
 import type { ExileProvider, ProviderCallContext } from '../provider.js';
 import type { HudTool } from '../remote.js';
 import { DEFAULT_TIME_BUDGET_MS } from './eval/budget.js';
-import type { PoolReply, PoolRequest } from './pool-protocol.js';
+import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
 
-export const WORKER_SCRIPT = new URL('./eval-worker.js', import.meta.url);
+// Only the compiled worker beside this module: tests that import the TypeScript evaluate in-thread.
+const WORKER_SCRIPT = workerScript(import.meta.url, './eval-worker.js', { fromDist: false });
 export const DEFAULT_WORKERS = 2;
 /** How long a thread may take to stop after its budget ran out or its call was cancelled. */
 const GRACE_MS = 1000;
@@ -26,9 +26,8 @@ export interface PoolOptions {
   maxHeapMb?: number;
 }
 
-/** The compiled worker exists beside this module (tests that import the TypeScript evaluate in-thread). */
 export function poolAvailable(): boolean {
-  return existsSync(fileURLToPath(WORKER_SCRIPT));
+  return WORKER_SCRIPT !== undefined;
 }
 
 interface Call {
@@ -41,7 +40,7 @@ interface Call {
 }
 
 interface Thread {
-  worker: Worker;
+  worker: TypedWorker<PoolRequest, PoolReply>;
   call?: Call;
   flag?: Int32Array;
   timer?: NodeJS.Timeout;
@@ -68,14 +67,13 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
   function spawn(): Promise<Thread> {
     starting++;
     return new Promise((resolve, reject) => {
-      const worker = new Worker(WORKER_SCRIPT, {
-        workerData: { file, timeBudgetMs: budgetMs },
+      const worker = startWorker<PoolRequest, PoolReply, EvalWorkerData>(WORKER_SCRIPT!, {
+        data: { file, timeBudgetMs: budgetMs },
         resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });
-      worker.unref();
       const thread: Thread = { worker };
       let ready = false;
-      worker.on('message', (reply: PoolReply) => {
+      worker.onMessage((reply) => {
         if (reply.id === 0) {
           starting--;
           if ('error' in reply) return reject(new UnavailableError(reply.error.message));
@@ -85,14 +83,14 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
         }
         finish(thread, reply);
       });
-      worker.on('error', (error: Error & { code?: string }) => {
+      worker.onError((error) => {
         if (!ready) {
           starting--;
           return reject(new UnavailableError(`snapshot ${file}: the evaluation thread failed to start: ${error.message}`));
         }
         lost(thread, error);
       });
-      worker.on('exit', () => lost(thread));
+      worker.onExit(() => lost(thread));
     });
   }
 
@@ -157,7 +155,7 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
     const { resolve, reject } = call;
     call.resolve = (v) => (cleanup(), resolve(v));
     call.reject = (e) => (cleanup(), reject(e));
-    thread.worker.postMessage({ id: nextId++, tool: call.tool, args: call.args, cancel } satisfies PoolRequest);
+    thread.worker.post({ id: nextId++, tool: call.tool, args: call.args, cancel });
   }
 
   function pump(): void {

@@ -2,12 +2,10 @@
 // put the runs together in file order, give every symbol the anchor text other descriptions hold
 // about it and the manual's words about it, and merge the term statistics. A file that does not parse is skipped with a warning
 // naming it, with line and column; the rest is served.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ProgressUpdate } from '../../../src/backend/index.js';
+import { runWorker, workerScript } from '../../../src/kit/index.js';
 import type { Corpus } from '../corpus/discover.js';
 import type { CorpusFile } from '../corpus/discover.js';
 import { SymbolTable } from '../manual/resolve.js';
@@ -17,6 +15,7 @@ import { Engine } from './engine.js';
 import type { ClassEntry, DocEntry } from './entries.js';
 import { mergePartials, type MergePart } from './merge.js';
 import { FIELD_COUNT, PartialIndex } from './partial.js';
+import type { ParseWorkerData, ParseWorkerReply } from './parse-worker.js';
 import { processFiles, type FileTask, type ProcessedRun } from './process.js';
 import { Summaries } from './summaries.js';
 import { clearTermCache } from './tokenize.js';
@@ -40,7 +39,8 @@ export interface BuiltIndex {
 }
 
 const BATCH = 32;
-const WORKER = new URL('./parse-worker.js', import.meta.url);
+// Only the compiled worker beside this module: tests that import the TypeScript parse in the main thread.
+const WORKER = workerScript(import.meta.url, './parse-worker.js', { fromDist: false });
 
 /**
  * Parse workers for a real doc folder: one per core but one, between one and three. The XML trees
@@ -52,7 +52,7 @@ const WORKER = new URL('./parse-worker.js', import.meta.url);
  * import the TypeScript).
  */
 function defaultWorkers(files: number): number {
-  if (files < 200 || !existsSync(fileURLToPath(WORKER))) return 0;
+  if (files < 200 || !WORKER) return 0;
   return Math.max(1, Math.min(3, availableParallelism() - 1));
 }
 
@@ -74,24 +74,16 @@ async function inThread(root: string, tasks: FileTask[], options: BuildOptions, 
 }
 
 function inWorker(root: string, tasks: FileTask[], signal: AbortSignal | undefined, onDone: (done: number) => void): Promise<ProcessedRun> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { root, tasks }, resourceLimits: RESOURCE_LIMITS });
-    const abort = () => void worker.terminate().then(() => reject(signal!.reason));
-    signal?.addEventListener('abort', abort, { once: true });
-    let result: ProcessedRun | undefined;
-    const files: ProcessedRun['files'] = [];
-    worker.on('message', (msg: { type: string; done?: number; files?: ProcessedRun['files']; partial?: ProcessedRun['partial'] }) => {
-      if (msg.type === 'files') {
-        files.push(...msg.files!);
-        onDone(msg.done!);
-      } else if (msg.type === 'done') result = { files, partial: msg.partial! };
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => {
-      signal?.removeEventListener('abort', abort);
-      if (result) resolve(result);
-      else reject(new Error(`parse worker exited with code ${code} before finishing`));
-    });
+  const files: ProcessedRun['files'] = [];
+  return runWorker<ParseWorkerReply, ProcessedRun, ParseWorkerData>(WORKER!, {
+    data: { root, tasks },
+    resourceLimits: RESOURCE_LIMITS,
+    signal,
+    receive(msg, finish) {
+      if (msg.type === 'done') return finish({ files, partial: msg.partial });
+      files.push(...msg.files);
+      onDone(msg.done);
+    },
   });
 }
 

@@ -3,9 +3,9 @@
 // binary file (`godot-index.bin`) with the ranking arrays and the symbols' summaries, loaded without
 // decoding. A warm start uses them only when the inputs still match; anything else means a rebuild.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
-import path from 'node:path';
+import { stageFileSync } from '../../../src/kit/index.js';
 import type { Corpus } from '../corpus/discover.js';
 import type { DocKind } from '../model.js';
 import type { BuiltIndex } from './build.js';
@@ -89,17 +89,6 @@ function writeJson(fd: number, data: Persisted): void {
   write('}');
 }
 
-function commitAtomically(file: string, write: (fd: number) => void): () => void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w');
-  try {
-    write(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return () => renameSync(temp, file);
-}
-
 export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex, manual = ''): void {
   const buildId = randomBytes(12).toString('hex');
   const data: Persisted = {
@@ -118,18 +107,19 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex, manua
     warnings: index.warnings,
     engine: { ...index.engine.meta(), summaryBytes: index.summaries.bytes.length },
   };
-  mkdirSync(path.dirname(file), { recursive: true });
-  const bin = binaryPath(file);
+  // Both halves are written beside their targets first, so a reader never sees half an index;
+  // the build id ties them together.
+  const bin = stageFileSync(binaryPath(file), (fd) => writeBinary(fd, buildId, index));
   try {
-    // Both halves are written beside their targets first, so a reader never sees half an index;
-    // the build id ties them together.
-    const commitBin = commitAtomically(bin, (fd) => writeBinary(fd, buildId, index));
-    const commitJson = commitAtomically(file, (fd) => writeJson(fd, data));
-    commitBin();
-    commitJson();
+    const json = stageFileSync(file, (fd) => writeJson(fd, data));
+    try {
+      bin.commit();
+      json.commit();
+    } finally {
+      json.discard();
+    }
   } finally {
-    rmSync(`${bin}.${process.pid}.tmp`, { force: true });
-    rmSync(`${file}.${process.pid}.tmp`, { force: true });
+    bin.discard();
   }
 }
 

@@ -4,7 +4,7 @@
 // class the query names raises its members (and itself, when written the way Godot writes it).
 import type { DocIndex } from '../index/doc-index.js';
 import { MAX_FUZZY_WORDS } from './query.js';
-import { editDistance } from './suggest.js';
+import { distance } from '../../../src/kit/index.js';
 
 export interface NamedSymbols {
   /** Doc id → share of the top score to add. */
@@ -21,7 +21,7 @@ function nearNames(index: DocIndex, name: string, limit: number): string[] {
   let out: string[] = [];
   for (const candidate of index.byName.keys()) {
     if (Math.abs(candidate.length - name.length) > limit || candidate[0] !== name[0]) continue;
-    const d = editDistance(name, candidate, limit);
+    const d = distance(name, candidate);
     if (d < best) {
       best = d;
       out = [candidate];

@@ -2,7 +2,7 @@
 // for fixing a query's misspelled words.
 import type { DocIndex } from '../index/doc-index.js';
 import { terms } from '../index/tokenize.js';
-import { editDistance } from './suggest.js';
+import { distance } from '../../../src/kit/index.js';
 
 const lexicons = new WeakMap<DocIndex, Map<string, string[]>>();
 
@@ -54,7 +54,7 @@ export function correctSpelling(index: DocIndex, word: string): string | undefin
   let bestDistance = limit + 1;
   for (const candidate of lexicon(index).get(word[0]) ?? []) {
     if (Math.abs(candidate.length - word.length) > limit) continue;
-    const d = editDistance(word, candidate, limit);
+    const d = distance(word, candidate);
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate.length > best.length)) {
       bestDistance = d;
       best = candidate;

@@ -6,7 +6,7 @@ import type { DocKind, SymbolKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import { checkClassName, splitQualified } from './names.js';
 import { CLASS_RENAMES, MEMBER_RENAMES } from './renames.js';
-import { didYouMean } from './suggest.js';
+import { closest } from '../../../src/kit/index.js';
 
 /**
  * Order in which kinds are tried when a name could be several. Theme items live apart from script
@@ -32,7 +32,7 @@ export interface ResolvedSymbol {
 export function classSuggestions(index: DocIndex, name: string): string[] {
   const renamed = CLASS_RENAMES[name];
   const out = renamed && index.classId(renamed) !== undefined ? [renamed] : [];
-  return [...new Set([...out, ...didYouMean(name, index.classNames())])].slice(0, 5);
+  return [...new Set([...out, ...closest(name, index.classNames(), 5)])].slice(0, 5);
 }
 
 export function resolveClass(index: DocIndex, value: string): number {
@@ -86,7 +86,7 @@ export function memberSuggestions(index: DocIndex, clsId: number | undefined, me
     for (const id of index.memberDocs(cid))
       if (!names.has(index.docs[id].name)) names.set(index.docs[id].name, `${cls ?? index.classes[cid].name}.${index.docs[id].name}`);
   }
-  for (const name of didYouMean(member, names.keys())) out.push(names.get(name)!);
+  for (const name of closest(member, names.keys(), 5)) out.push(names.get(name)!);
   // The same name in other classes (`Node2D.move_and_slide` → CharacterBody2D.move_and_slide).
   for (const id of (index.byName.get(member.toLowerCase()) ?? []).slice(0, 5))
     if (index.docs[id].kind !== 'class') out.push(index.qualifiedName(id));

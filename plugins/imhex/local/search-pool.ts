@@ -3,12 +3,12 @@
 // The range is cut into tasks that idle workers take from a shared counter (a slow core does
 // fewer), each worker reads its task in small buffers (they stay in the CPU cache, which measured
 // faster than large ones), and the main thread puts the tasks' matches back in order.
-//
-// The worker runs the source text of `scan` (scan.ts) and of `workerMain` below with `eval`: both
-// are self-contained, so the same code runs from the compiled dist/ and from the TypeScript tests.
-import { Worker } from 'node:worker_threads';
+// The worker is search-worker.ts (the kit's worker threads; from the TypeScript tests, its compiled
+// copy under dist/).
 import { ToolError } from '../../../src/backend/index.js';
-import { scan, type ScanPlan } from '../scan.js';
+import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
+import type { ScanPlan } from '../scan.js';
+import type { SearchJob, SearchReply } from './search-worker.js';
 
 export interface PoolSearch {
   file: string;
@@ -61,65 +61,11 @@ interface Job {
 // The shared control words of a job: [0] the next task to take, [1] non-zero once workers must stop.
 const CONTROL_STOP = 1;
 
-/* eslint-disable @typescript-eslint/no-require-imports -- runs in a worker from its source text, where only require exists */
-function workerMain(scanFn: typeof scan): void {
-  const { parentPort } = require('node:worker_threads');
-  const fs = require('node:fs');
-  parentPort.on('message', (job: any) => {
-    let fd: number | undefined;
-    try {
-      // Non-blocking: a path swapped for a FIFO since the main thread checked it must not hang this thread.
-      fd = fs.openSync(job.file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-      const st = fs.fstatSync(fd, { bigint: true });
-      if (String(st.dev) !== job.dev || String(st.ino) !== job.ino) {
-        throw Object.assign(new Error(`${job.file} was replaced by another file during the search`), { code: 'ESTALE' });
-      }
-      const control = job.control as Int32Array;
-      const L = job.plan.mask.length;
-      // Not where a fresh mmap starts: see read-buffer.ts (64 bytes in, twice as fast from the page cache).
-      const buf = Buffer.allocUnsafe(job.bufferBytes + L - 1 + 64).subarray(64);
-      const taskCount = Math.ceil((job.lastStart - job.start) / job.taskBytes);
-      for (;;) {
-        if (Atomics.load(control, 1) !== 0) break;
-        const k = Atomics.add(control, 0, 1);
-        if (k >= taskCount) break;
-        const from = job.start + k * job.taskBytes;
-        const to = Math.min(from + job.taskBytes, job.lastStart);
-        const offsets: number[] = [];
-        let complete = true;
-        for (let pos = from; pos < to; pos += job.bufferBytes) {
-          if (Atomics.load(control, 1) !== 0) {
-            complete = false;
-            break;
-          }
-          const want = Math.min(buf.length, job.size - pos);
-          let got = 0;
-          while (got < want) {
-            const n = fs.readSync(fd, buf, got, want - got, pos + got);
-            if (n === 0) break;
-            got += n;
-          }
-          const limit = Math.min(job.bufferBytes, to - pos, got - L + 1);
-          if (limit > 0) scanFn(buf.subarray(0, got), limit, job.plan, (at: number) => offsets.push(pos + at) < job.wanted);
-          if (offsets.length >= job.wanted || got < want) break; // enough from this task, or the file ended early
-        }
-        parentPort.postMessage({ id: job.id, task: k, offsets, complete, bytes: to - from });
-      }
-      parentPort.postMessage({ id: job.id, finished: true });
-    } catch (error: any) {
-      parentPort.postMessage({ id: job.id, error: error?.message ?? String(error), code: error?.code });
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  });
-}
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-const WORKER_SOURCE = `const scan = ${scan.toString()};\n(${workerMain.toString()})(scan);`;
+const WORKER = workerScript(import.meta.url, './search-worker.js');
 
 export class SearchPool {
   readonly size: number;
-  private workers: Worker[] = [];
+  private workers: Array<TypedWorker<SearchJob, SearchReply>> = [];
   private jobs = new Map<number, Job>();
   private nextId = 1;
   private closed = false;
@@ -128,20 +74,20 @@ export class SearchPool {
     this.size = Math.max(1, size);
   }
 
-  private ensureWorkers(): Worker[] {
+  private ensureWorkers(): Array<TypedWorker<SearchJob, SearchReply>> {
     while (this.workers.length < this.size) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true });
-      // A one-shot `mcphost call` exits when its work is done, idle workers or not.
-      worker.unref();
-      worker.on('message', (m) => this.receive(m));
-      worker.on('error', (error) => this.lost(worker, error));
-      worker.on('exit', (code) => this.lost(worker, new Error(`a search worker exited with code ${code}`)));
+      if (!WORKER) throw new Error('the compiled search worker (search-worker.js) is missing: run npm run build');
+      // Unreferenced (the kit's default): a one-shot `mcphost call` exits when its work is done, idle workers or not.
+      const worker = startWorker<SearchJob, SearchReply>(WORKER);
+      worker.onMessage((m) => this.receive(m));
+      worker.onError((error) => this.lost(worker, error));
+      worker.onExit((code) => this.lost(worker, new Error(`a search worker exited with code ${code}`)));
       this.workers.push(worker);
     }
     return this.workers;
   }
 
-  private lost(worker: Worker, error: Error): void {
+  private lost(worker: TypedWorker<SearchJob, SearchReply>, error: Error): void {
     const i = this.workers.indexOf(worker);
     if (i < 0) return;
     this.workers.splice(i, 1);
@@ -182,23 +128,14 @@ export class SearchPool {
       this.jobs.set(job.id, job);
       s.signal?.addEventListener('abort', onAbort, { once: true });
       const { signal: _signal, onProgress: _onProgress, ...data } = s;
-      for (const worker of workers) worker.postMessage({ ...data, id: job.id, control });
+      for (const worker of workers) worker.post({ ...data, id: job.id, control });
     });
   }
 
-  private receive(m: {
-    id: number;
-    task?: number;
-    offsets?: number[];
-    complete?: boolean;
-    bytes?: number;
-    finished?: boolean;
-    error?: string;
-    code?: string;
-  }): void {
+  private receive(m: SearchReply): void {
     const job = this.jobs.get(m.id);
     if (!job) return;
-    if (m.error !== undefined) {
+    if ('error' in m) {
       const replaced = m.code === 'ESTALE';
       return job.settle(
         new ToolError(replaced ? m.error : `reading the file failed during the search: ${m.code ?? m.error}`, {
@@ -207,12 +144,12 @@ export class SearchPool {
         }),
       );
     }
-    if (m.finished) {
+    if ('finished' in m) {
       if (--job.workersLeft === 0) job.settle();
       return;
     }
-    job.tasks.set(m.task!, { offsets: m.offsets!, complete: m.complete!, bytes: m.bytes! });
-    if (m.complete) job.done += m.bytes!;
+    job.tasks.set(m.task, { offsets: m.offsets, complete: m.complete, bytes: m.bytes });
+    if (m.complete) job.done += m.bytes;
     // Once the tasks in order from the first hold enough matches, nothing after them is needed.
     for (let t = job.tasks.get(job.prefix); t?.complete; t = job.tasks.get(job.prefix)) {
       job.prefixCount += t.offsets.length;

@@ -5,9 +5,10 @@
 // ue-official-mcp's README measured). One file per editor URL, written whole (temporary file, then
 // rename); anything unreadable is ignored.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../../src/backend/index.js';
+import { writeFileAtomicSync } from '../../../src/kit/index.js';
 import type { DescribedToolset, ListedToolset } from './toolsets.js';
 
 export interface Remembered {
@@ -33,10 +34,7 @@ export function toolsetCache(dir: string, url: string, logger: Logger) {
     },
     save(value: Remembered): void {
       try {
-        mkdirSync(dir, { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ version: VERSION, url, savedAt: new Date().toISOString(), ...value }));
-        renameSync(tmp, file);
+        writeFileAtomicSync(file, JSON.stringify({ version: VERSION, url, savedAt: new Date().toISOString(), ...value }), { fsync: false });
       } catch (error) {
         logger.debug(`cannot write ${file}: ${(error as Error).message}`);
       }

@@ -3,7 +3,7 @@
 import { commands } from '@oclif/plugin-plugins';
 import { Exit } from '../../cli/exit-codes.js';
 import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
-import { closest } from '../../loader/suggest.js';
+import { closest } from '../../kit/closest.js';
 
 const OclifUninstall: (typeof commands)['plugins:uninstall'] = commands['plugins:uninstall'];
 
@@ -20,7 +20,7 @@ export default class PluginsUninstall extends OclifUninstall {
       if (byBackend) return byBackend.packageName;
       if (arg === '.' || arg.includes('/') || arg.includes('\\')) return arg; // a linked folder
       const names = [...backends.map((b) => b.backendName), ...user.map((p) => p.name)];
-      const guess = closest(arg, names);
+      const [guess] = closest(arg, names, 1);
       const listed = backends.map((b) => `${b.backendName} (${b.packageName})`).join(', ') || 'none';
       process.stderr.write(`Error: ${arg} is not installed.${guess ? ` Did you mean ${guess}?` : ''} Installed backends: ${listed}\n`);
       return this.exit(Exit.PLUGIN);

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, ToolError } from '../../../src/backend/index.ts';
 import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
 import { resolveClass, resolveSymbol } from '../../../plugins/godot/lookup/resolve.ts';
-import { didYouMean, editDistance } from '../../../plugins/godot/lookup/suggest.ts';
 import { classDoc } from '../../../plugins/godot/view/class-doc.ts';
 import { symbolDoc } from '../../../plugins/godot/view/symbol-doc.ts';
 import { DOC4, fixtureIndex } from './helpers.ts';
@@ -142,14 +141,5 @@ describe('symbols', () => {
       }
       expect((error as ToolError).code).toBe('INVALID_ARGUMENT');
     }
-  });
-});
-
-describe('did you mean', () => {
-  it('ranks prefixes, then small edit distances', () => {
-    expect(editDistance('kitten', 'sitting')).toBe(3);
-    expect(editDistance('abc', 'xyzxyz', 1)).toBe(2);
-    expect(didYouMean('Time', ['Timer', 'Tim', 'Node', 'TimerNode'])).toEqual(['Tim', 'Timer', 'TimerNode']);
-    expect(didYouMean('zzzzzz', ['Node', 'Timer'])).toEqual([]);
   });
 });

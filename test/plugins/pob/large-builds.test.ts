@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { activeParseWorkers } from '../../../plugins/pob/parse-job.ts';
+import { liveWorkers as activeParseWorkers } from '../../../src/kit/index.ts';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { pobSession, type PobSession } from './helpers.js';

@@ -13,7 +13,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
-import type { ListKind } from '../backend/types.js';
+import type { ListKind } from '../../backend/types.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';

@@ -1,6 +1,6 @@
 // The health check every MCP-fronting backend shares (mounted servers, unreal): a round trip to the
 // server and its tools listed, within a wait that suits the caller.
-import type { BackendContext } from '../backend/types.js';
+import type { BackendContext } from '../../backend/types.js';
 import type { UpstreamClient } from './client.js';
 import type { Mirror } from './mirror.js';
 

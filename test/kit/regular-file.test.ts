@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfig } from '../../src/config/find.js';
-import { openRegularFile, readRegularFile, readRegularFileSync } from '../../src/lib/regular-file.js';
+import { openRegularFile, readRegularFile, readRegularFileSync } from '../../src/kit/regular-file.js';
 import { callInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
 

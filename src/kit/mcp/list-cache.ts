@@ -3,9 +3,10 @@
 // (its tools then answer "unavailable" instead of being unknown). One file per upstream target
 // under the backend's cache folder, written atomically; anything unreadable is ignored.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../backend/types.js';
+import type { Logger } from '../../backend/types.js';
+import { writeFileAtomicSync } from '../atomic-write.js';
 
 export type ListKey = 'tools' | 'prompts' | 'resources' | 'templates';
 
@@ -49,10 +50,7 @@ export function listCache(dir: string, key: string, logger: Logger): ListCache {
       if (body === lastWritten || body.length > MAX_FILE_BYTES) return;
       const text = JSON.stringify({ version: VERSION, key, savedAt: new Date().toISOString(), ...value });
       try {
-        mkdirSync(dir, { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, text);
-        renameSync(tmp, file);
+        writeFileAtomicSync(file, text, { fsync: false });
         lastWritten = body;
       } catch (error) {
         logger.debug(`cannot write ${file}: ${(error as Error).message}`);

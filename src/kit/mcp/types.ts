@@ -1,5 +1,5 @@
 // The shapes of an upstream: where it is, how it is supervised, and what `status()` reports.
-import type { ListKind, Logger } from '../backend/types.js';
+import type { ListKind, Logger } from '../../backend/types.js';
 
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }

@@ -7,7 +7,7 @@
 // One-shot commands (ctx.serving false) wait for the server instead, and are told when it cannot
 // be reached: the tools listing throws the UnavailableError (the registry records it).
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../backend/types.js';
+import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
 import type { UpstreamClient } from './client.js';
 import { createDefs, globMatcher, templateVariables } from './defs.js';
 import { listCache, type ListKey } from './list-cache.js';

@@ -5,7 +5,7 @@
 // an UnavailableError whose message says what is down and why; an answer from a running server
 // that is an error (HTTP 4xx/5xx, JSON-RPC error) is a ToolError saying what it answered.
 import { ProtocolError, SdkError, SdkHttpError, StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
-import { ToolError, UnavailableError } from '../backend/errors.js';
+import { ToolError, UnavailableError } from '../../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { DeadlineError, openUpstream, type Live } from './connect.js';
 import { describeError, httpAnswer, notProcessed } from './errors.js';

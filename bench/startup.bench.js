@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Start-up of a shell one-shot, against `node -e 0` with the same node in the same run (interleaved
+// run by run, so load on the machine falls on all three alike): `mcphost --version` and a one-shot
+// `mcphost call` of a trivial in-process tool (bench/fixtures/trivial). Goals (issue 25): --version
+// within +100 ms of node -e 0, the call within +250 ms. Prints medians and the overheads.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.resolve(here, '../bin/run.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+
+const work = mkdtempSync(path.join(tmpdir(), 'mcphost-startup-'));
+const config = path.join(work, '.mcprc.yaml');
+writeFileSync(config, `plugins:\n  bench:\n    module: ${path.join(here, 'fixtures/trivial/index.js')}\nlog:\n  level: warn\n`);
+const env = { ...process.env, HOME: work, XDG_DATA_HOME: path.join(work, 'data'), XDG_CONFIG_HOME: path.join(work, 'config') };
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const time = (args) => {
+  const t0 = performance.now();
+  execFileSync(process.execPath, args, { cwd: work, env, stdio: 'ignore' });
+  return performance.now() - t0;
+};
+
+const cases = {
+  node: ['-e', '0'],
+  version: [BIN, '--version'],
+  call: [BIN, 'call', 'bench', 'echo', '--message', 'hi', '--config', config],
+};
+const times = { node: [], version: [], call: [] };
+try {
+  for (const args of Object.values(cases)) time(args); // warm the file cache
+  for (let i = 0; i < RUNS; i++) for (const [name, args] of Object.entries(cases)) times[name].push(time(args));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v))]));
+const summary = {
+  runs: RUNS,
+  load1: Math.round(loadavg()[0] * 100) / 100,
+  node_e0_ms: m.node,
+  version_ms: m.version,
+  call_ms: m.call,
+  version_over_node_ms: m.version - m.node,
+  call_over_node_ms: m.call - m.node,
+};
+summary.goals = { version_within_100ms: summary.version_over_node_ms <= 100, call_within_250ms: summary.call_over_node_ms <= 250 };
+console.log(
+  `node -e 0 ${m.node} ms · mcphost --version ${m.version} ms (+${summary.version_over_node_ms}) · mcphost call ${m.call} ms (+${summary.call_over_node_ms}) — medians of ${RUNS}, load ${summary.load1}`,
+);
+console.log(JSON.stringify({ bench: 'startup', ...summary }));

@@ -1,0 +1,170 @@
+// An upstream's tools, prompts, resources and templates as backend definitions: schemas given
+// verbatim (`{ jsonSchema }`), results unchanged, progress and cancellation passed through, and
+// every URI handed to the server as it is (`passThrough`: the server matches it itself).
+import * as z from 'zod';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
+import type { CallContext, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
+import { TOOL_NAME } from '../../backend/names.js';
+import type { UpstreamClient } from './client.js';
+import { callUpstreamTool, outputCheck } from './call-tool.js';
+
+/** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
+const BACKSTOP_MS = 24 * 60 * 60 * 1000;
+
+export interface DefsOptions {
+  /** The backend name: the prefix of the published tool names. */
+  name: string;
+  client: UpstreamClient;
+  logger: Logger;
+  allowedTools?: string[];
+  blockedTools?: string[];
+  readResource?(uri: string, signal: AbortSignal): Promise<{ contents: Array<{ uri: string; [k: string]: unknown }> }>;
+}
+
+export function globMatcher(patterns: string[]): (name: string) => boolean {
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
+  return (name) => regexes.some((r) => r.test(name));
+}
+
+/** Variable names of an RFC 6570 template: `a://{x}/{+y}{?p,q*}` → x, y, p, q. */
+export function templateVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, body] of template.matchAll(/\{([^}]+)\}/g)) {
+    for (const part of body.replace(/^[+#./;?&]/, '').split(',')) names.push(part.replace(/[*]$|:\d+$/, '').trim());
+  }
+  return names.filter(Boolean);
+}
+
+export function createDefs(options: DefsOptions) {
+  const { client, logger } = options;
+  const allowed = options.allowedTools ? globMatcher(options.allowedTools) : () => true;
+  const blocked = options.blockedTools ? globMatcher(options.blockedTools) : () => false;
+  const warned = new Set<string>();
+  const warnOnce = (text: string) => {
+    if (warned.has(text)) return;
+    warned.add(text);
+    logger.warn(text);
+  };
+
+  function toolDef(tool: Tool): ToolDef {
+    const output = outputCheck(tool);
+    return {
+      name: tool.name,
+      ...((tool.title ?? tool.annotations?.title) !== undefined && { title: tool.title ?? tool.annotations?.title }),
+      description: tool.description ?? '',
+      input: { jsonSchema: tool.inputSchema as Record<string, unknown> },
+      ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
+      ...(tool.annotations && { annotations: tool.annotations }),
+      handler: (args: unknown, ctx: CallContext) =>
+        client.request(
+          (c) =>
+            callUpstreamTool(
+              c,
+              {
+                name: tool.name,
+                arguments: (args ?? {}) as Record<string, unknown>,
+                // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
+                ...(ctx.trace && { _meta: { ...ctx.trace } }),
+              },
+              {
+                signal: ctx.signal,
+                timeout: BACKSTOP_MS,
+                onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+              },
+              output,
+            ),
+          ctx.signal,
+        ),
+    };
+  }
+
+  /** The tools to publish: allowed, not blocked, with valid and distinct names. */
+  function toolDefs(tools: Tool[]): ToolDef[] {
+    const out: ToolDef[] = [];
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      if (!allowed(tool.name) || blocked(tool.name)) continue;
+      const published = tool.name.startsWith(`${options.name}_`) ? tool.name : `${options.name}_${tool.name}`;
+      if (!TOOL_NAME.test(published) || seen.has(tool.name)) {
+        warnOnce(
+          `${options.name}: skipping upstream tool ${JSON.stringify(tool.name)}: ${seen.has(tool.name) ? 'listed twice' : `${published} is not a valid MCP tool name`}`,
+        );
+        continue;
+      }
+      seen.add(tool.name);
+      out.push(toolDef(tool));
+    }
+    for (const pattern of options.allowedTools ?? []) {
+      if (!tools.some((t) => globMatcher([pattern])(t.name)))
+        warnOnce(`${options.name}: allowedTools entry ${JSON.stringify(pattern)} matches no upstream tool`);
+    }
+    return out;
+  }
+
+  function promptDef(prompt: Prompt): PromptDef {
+    const shape: Record<string, z.ZodType> = {};
+    for (const arg of prompt.arguments ?? []) {
+      const field = arg.description ? z.string().describe(arg.description) : z.string();
+      shape[arg.name] = arg.required ? field : field.optional();
+    }
+    return {
+      name: prompt.name,
+      ...(prompt.title !== undefined && { title: prompt.title }),
+      ...(prompt.description !== undefined && { description: prompt.description }),
+      args: z.object(shape),
+      get: (args: Record<string, string>, ctx: CallContext) =>
+        client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal) as never,
+    };
+  }
+
+  const read = (uri: string, ctx: CallContext) =>
+    options.readResource
+      ? options.readResource(uri, ctx.signal)
+      : client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal);
+
+  function resourceDef(resource: Resource): ResourceDef {
+    return {
+      uri: resource.uri,
+      name: resource.name,
+      ...(resource.title !== undefined && { title: resource.title }),
+      ...(resource.description !== undefined && { description: resource.description }),
+      ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
+      passThrough: true,
+      read: (uri: string, ctx: CallContext) => read(uri, ctx),
+    };
+  }
+
+  function templateDef(template: ResourceTemplate, completions: boolean): ResourceTemplateDef {
+    const complete: ResourceTemplateDef['complete'] = {};
+    if (completions) {
+      for (const variable of templateVariables(template.uriTemplate)) {
+        complete[variable] = async (value: string) => {
+          const result = await client.request((c) =>
+            c.complete({ ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value } }),
+          );
+          return result.completion.values;
+        };
+      }
+    }
+    return {
+      uriTemplate: template.uriTemplate,
+      name: template.name,
+      ...(template.title !== undefined && { title: template.title }),
+      ...(template.description !== undefined && { description: template.description }),
+      ...(template.mimeType !== undefined && { mimeType: template.mimeType }),
+      ...(completions && { complete }),
+      passThrough: true,
+      read: (uri: string, _variables: unknown, ctx: CallContext) => read(uri, ctx),
+    };
+  }
+
+  return { toolDefs, promptDef, resourceDef, templateDef };
+}
