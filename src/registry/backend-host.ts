@@ -6,6 +6,7 @@ import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
 import path from 'node:path';
 import type { HostClient } from './clients.js';
+import { asksFor, type ClientChannel, type InputBroker } from './asks.js';
 import type { FileRoots } from './files.js';
 import { TimeoutError } from './errors.js';
 import { clampTimeout } from './limits.js';
@@ -90,8 +91,22 @@ export class BackendHost {
     }
   }
 
-  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient): CallContext {
-    return { ...this.context, signal, progress, client: client.scoped(this.name), files: this.options.files.access(client) };
+  callContext(
+    signal: AbortSignal,
+    progress: (update: ProgressUpdate) => void,
+    client: HostClient,
+    channel?: ClientChannel,
+    broker?: InputBroker,
+  ): CallContext {
+    return {
+      ...this.context,
+      signal,
+      progress,
+      client: client.scoped(this.name, channel?.capabilities),
+      files: this.options.files.access(client),
+      ...asksFor(channel, broker, signal),
+      ...(channel?.input && { input: channel.input }),
+    };
   }
 
   async listing<T>(key: ListingKey): Promise<T[]> {
