@@ -47,7 +47,7 @@ const upstreamCommon = {
     .enum(['auto', '2025-11-25', '2026-07-28'])
     .optional()
     .describe(
-      'protocol revision spoken to the server: 2026-07-28, 2025-11-25 or auto (try 2026-07-28 first); default auto for a url, 2025-11-25 for a command',
+      'protocol revision spoken to the server: 2025-11-25 (default), 2026-07-28, or auto (try 2026-07-28 first, fall back to 2025-11-25; on stdio the probe costs a second start of the command)',
     ),
 };
 

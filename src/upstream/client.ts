@@ -9,6 +9,7 @@ import { ToolError, UnavailableError } from '../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { DeadlineError, openUpstream, type Live } from './connect.js';
 import { describeError, httpAnswer, notProcessed } from './errors.js';
+import { AskRouter } from './asks.js';
 import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
@@ -37,6 +38,9 @@ export class UpstreamClient {
   private readonly cleanups = new Set<Promise<unknown>>();
   private connectStartedAt?: number;
   private timedOut?: { at: number; error: UnavailableError };
+
+  /** The calls in flight, to which the server's own requests are relayed (see asks.ts). */
+  readonly asks = new AskRouter(() => this.label);
 
   constructor(options: UpstreamOptions) {
     this.options = options;
@@ -113,6 +117,7 @@ export class UpstreamClient {
           void closing.finally(() => this.cleanups.delete(closing));
         },
         onListChanged: (kind) => this.options.onListChanged?.(kind),
+        ...(this.options.relayAsks !== false && { asks: this.asks }),
       });
     } catch (error) {
       if ((this._state as UpstreamState) === 'closed') throw this.unavailable('mcphost is shutting down', error);

@@ -62,17 +62,19 @@ export function createDefs(options: DefsOptions) {
       ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
       ...(tool.annotations && { annotations: tool.annotations }),
       handler: (args: unknown, ctx: CallContext) =>
-        client.request(
-          (c) =>
-            c.callTool(
-              { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
-              {
-                signal: ctx.signal,
-                timeout: BACKSTOP_MS,
-                onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
-              },
-            ),
-          ctx.signal,
+        client.asks.during(ctx, () =>
+          client.request(
+            (c) =>
+              c.callTool(
+                { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> },
+                {
+                  signal: ctx.signal,
+                  timeout: BACKSTOP_MS,
+                  onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+                },
+              ),
+            ctx.signal,
+          ),
         ),
     };
   }
@@ -112,14 +114,16 @@ export function createDefs(options: DefsOptions) {
       ...(prompt.description !== undefined && { description: prompt.description }),
       args: z.object(shape),
       get: (args: Record<string, string>, ctx: CallContext) =>
-        client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal) as never,
+        client.asks.during(ctx, () =>
+          client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal),
+        ) as never,
     };
   }
 
   const read = (uri: string, ctx: CallContext) =>
     options.readResource
       ? options.readResource(uri, ctx.signal)
-      : client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal);
+      : client.asks.during(ctx, () => client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal));
 
   function resourceDef(resource: Resource): ResourceDef {
     return {
