@@ -36,6 +36,8 @@ export interface OpenContext {
   onListChanged(kind: ListKind): void;
   /** Relays the server's elicitation, sampling and roots requests to the client of the call. */
   asks?: AskRouter;
+  /** The server said a subscribed resource changed (notifications/resources/updated). */
+  onResourceUpdated?(uri: string): void;
 }
 
 export class DeadlineError extends Error {
@@ -62,6 +64,7 @@ function newClient(ctx: OpenContext): Client {
     },
   );
   ctx.asks?.install(client);
+  client.setNotificationHandler('notifications/resources/updated', (n) => ctx.onResourceUpdated?.(n.params.uri));
   return client;
 }
 

@@ -61,6 +61,9 @@ export function createDefs(options: DefsOptions) {
       input: { jsonSchema: tool.inputSchema as Record<string, unknown> },
       ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
       ...(tool.annotations && { annotations: tool.annotations }),
+      // A 2026-era client that declared the tasks extension may follow a long call to a mounted
+      // server as a task of mcphost's (the server's call runs on meanwhile).
+      task: 'optional',
       handler: (args: unknown, ctx: CallContext) =>
         client.asks.during(ctx, () =>
           client.request(
@@ -134,6 +137,7 @@ export function createDefs(options: DefsOptions) {
       ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
       passThrough: true,
       read: (uri: string, ctx: CallContext) => read(uri, ctx),
+      subscribe: (uri: string, changed: () => void) => client.watchResource(uri, changed),
     };
   }
 
@@ -158,6 +162,7 @@ export function createDefs(options: DefsOptions) {
       ...(completions && { complete }),
       passThrough: true,
       read: (uri: string, _variables: unknown, ctx: CallContext) => read(uri, ctx),
+      subscribe: (uri: string, changed: () => void) => client.watchResource(uri, changed),
     };
   }
 
