@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run conformance`: the official MCP conformance suite against `mcphost serve --transport http`.
 //   1. @modelcontextprotocol/conformance 0.1.16, its fixture-free server scenarios, against mcphost
-//      serving the godot docs (test/fixtures/conformance.mcprc.yaml): what a plain mcphost offers.
+//      serving the kitchen test backend (test/fixtures/conformance.mcprc.yaml).
 //   2. 0.2.0-alpha.12 (the 2026-07-28 revision and its extensions), every server scenario it lists
 //      for 2025-11-25, 2026-07-28 and the extensions, against mcphost serving the suite's fixture
 //      backend (test/fixtures/conformance/) — "direct" —, and against a second mcphost that mounts
@@ -173,7 +173,7 @@ try {
     const cli01 = suite(SUITE_01);
     const plain = await serve(path.join(repo, 'test/fixtures/conformance.mcprc.yaml'));
     children.push(plain.child);
-    add(await run(`conformance ${SUITE_01} (godot, fixture-free scenarios)`, node, cli01, plain.url, SCENARIOS_01));
+    add(await run(`conformance ${SUITE_01} (kitchen backend, fixture-free scenarios)`, node, cli01, plain.url, SCENARIOS_01));
   }
   const cli02 = suite(SUITE_02);
   const list = scenarios02(node, cli02);
