@@ -109,6 +109,11 @@ export class BackendHost {
     };
   }
 
+  /** Whether starting may publish tools the last listing lacked (a dynamic listing, not started yet). */
+  listsWhenStarted(): boolean {
+    return typeof this.backend.tools === 'function' && (this.state === 'idle' || this.state === 'starting');
+  }
+
   async listing<T>(key: ListingKey): Promise<T[]> {
     const value = this.backend[key] as T[] | ((ctx: BackendContext) => T[] | Promise<T[]>) | undefined;
     if (value === undefined) return [];

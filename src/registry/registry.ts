@@ -241,8 +241,28 @@ export class Registry {
   }
 
   async findTool(name: string): Promise<PublishedTool> {
-    const tools = (await this.current()).tools;
-    const tool = tools.get(name);
+    let tools = (await this.current()).tools;
+    let tool = tools.get(name);
+    // A client may call a mounted server's tool before that server answered its first listing (a
+    // listing never waits for it while serving): wait for the backends the name could belong to,
+    // within their start timeout, then look again, rather than answer "unknown tool".
+    const pending = tool ? [] : this.hosts.filter((h) => name.startsWith(`${h.name}_`) && h.listsWhenStarted());
+    if (pending.length) {
+      const failures = await Promise.all(
+        pending.map((h) =>
+          h.ensureStarted().then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        ),
+      );
+      this.snapshot = undefined;
+      tools = (await this.current()).tools;
+      tool = tools.get(name);
+      // The server it belongs to could not be reached: say so, not "unknown tool".
+      const failure = failures.find((f) => f !== undefined);
+      if (!tool && failure !== undefined) throw failure;
+    }
     if (!tool) {
       const hint = closest(name, tools.keys());
       throw new UnknownNameError('tool', name, [...tools.keys()], hint.length ? `; did you mean ${hint.join(', ')}?` : '');
