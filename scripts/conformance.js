@@ -34,9 +34,24 @@ const REVISIONS = ['2025-11-25', '2026-07-28', 'extension'];
 /** Scenarios left out, per run, with the reason (the README lists them). */
 const SKIP = {
   direct: {},
-  proxied: {},
+  proxied: {
+    'server-stateless':
+      'its test_missing_capability reads the client capabilities the fixture sees, which through the proxy are what mcphost declares to a mounted server (all it can relay), not the client’s own',
+    'tasks-lifecycle':
+      'a mounted call runs as a task of mcphost’s; a protocol error of the mounted server arrives as a tool error, so the task ends "completed", not "failed" (not yet passed through)',
+    'tasks-mrtr-input': 'a mounted server’s input requests inside a task are not yet passed through as the task’s input_required status',
+    'tasks-required-task-error': 'a mounted tool’s task: required is not known to the proxy (the 2026 tools listing does not carry it)',
+    'input-required-result-basic-elicitation':
+      'the input request reaches the client under a key of mcphost’s (q1), not the mounted server’s own (user_name): its InputRequiredResult is fulfilled through the relay, not passed through verbatim',
+    'tasks-mrtr-composition': 'a mounted server’s InputRequiredResult before its task is created is not yet passed through verbatim',
+  },
 };
-const PARALLEL = 3;
+/**
+ * Scenarios run at once: three against mcphost itself, one at a time through the proxy, whose
+ * mounted connection is shared and relays a server's questions only while calls of one client are
+ * in flight (README, "The protocol").
+ */
+const PARALLEL = { direct: 3, proxied: 1 };
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = path.join(repo, '.cache', 'conformance');
@@ -106,7 +121,7 @@ function runScenario(node, cli, url, scenario, dir) {
 }
 
 /** Runs `scenarios` against `url`; prints a line per scenario and returns [passed, failed] checks. */
-async function run(label, node, cli, url, scenarios, skip = {}) {
+async function run(label, node, cli, url, scenarios, skip = {}, parallel = 3) {
   const out = mkdtempSync(path.join(tmpdir(), `mcphost-conformance-${label.replace(/\W+/g, '-')}-`));
   console.log(`\n${label}: ${scenarios.length} scenarios against ${url}`);
   for (const [scenario, why] of Object.entries(skip)) console.log(`SKIP ${scenario}: ${why}`);
@@ -116,7 +131,7 @@ async function run(label, node, cli, url, scenarios, skip = {}) {
   let scenariosFailed = 0;
   const queue = [...todo];
   await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
+    Array.from({ length: parallel }, async () => {
       for (let scenario = queue.shift(); scenario; scenario = queue.shift()) {
         const dir = path.join(out, scenario);
         await runScenario(node, cli, url, scenario, dir);
@@ -179,10 +194,10 @@ try {
   const list = scenarios02(node, cli02);
   const direct = await serve(path.join(repo, 'test/fixtures/conformance/mcprc.yaml'));
   children.push(direct.child);
-  add(await run(`conformance ${SUITE_02} direct`, node, cli02, direct.url, list, SKIP.direct));
+  add(await run(`conformance ${SUITE_02} direct`, node, cli02, direct.url, list, SKIP.direct, PARALLEL.direct));
   const proxy = await serve(path.join(repo, 'test/fixtures/conformance/proxy.mcprc.yaml'), { CONFORMANCE_UPSTREAM: direct.url });
   children.push(proxy.child);
-  add(await run(`conformance ${SUITE_02} proxied`, node, cli02, proxy.url, list, SKIP.proxied));
+  add(await run(`conformance ${SUITE_02} proxied`, node, cli02, proxy.url, list, SKIP.proxied, PARALLEL.proxied));
 } finally {
   for (const child of children) child.kill('SIGTERM');
 }

@@ -11,7 +11,7 @@
 // which the SDK client fulfils through the same handlers, so the same rule applies.
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
 import { isRequestError } from '../backend/errors.js';
-import type { CallContext, ElicitParams, SampleParams } from '../backend/types.js';
+import type { CallContext, ClientLogLevel, ElicitParams, SampleParams } from '../backend/types.js';
 
 /** What mcphost declares to a mounted server: all it can relay (each call's client is checked on use). */
 export const RELAYED_CAPABILITIES = {
@@ -44,6 +44,14 @@ export class AskRouter {
     client.setRequestHandler('elicitation/create', (request) => this.route('elicitation/create', request.params) as never);
     client.setRequestHandler('sampling/createMessage', (request) => this.route('sampling/createMessage', request.params) as never);
     client.setRequestHandler('roots/list', () => this.route('roots/list', {}) as never);
+    client.setNotificationHandler('notifications/message', (n) => this.log(n.params));
+  }
+
+  /** A log message of the server goes to the client of the call in flight (same rule as requests; else dropped). */
+  private log(params: { level: string; data?: unknown; logger?: string }): void {
+    const calls = [...this.calls.values()];
+    if (calls.length === 0 || new Set(calls.map((c) => c.client.id)).size > 1) return;
+    calls[calls.length - 1]!.log(params.level as ClientLogLevel, params.data, params.logger);
   }
 
   private async route(method: AskMethod, params: unknown): Promise<unknown> {
