@@ -41,11 +41,33 @@ const SKIP = {
       'a mounted call runs as a task of mcphost’s; a protocol error of the mounted server arrives as a tool error, so the task ends "completed", not "failed" (not yet passed through)',
     'tasks-mrtr-input': 'a mounted server’s input requests inside a task are not yet passed through as the task’s input_required status',
     'tasks-required-task-error': 'a mounted tool’s task: required is not known to the proxy (the 2026 tools listing does not carry it)',
-    'input-required-result-basic-elicitation':
-      'the input request reaches the client under a key of mcphost’s (q1), not the mounted server’s own (user_name): its InputRequiredResult is fulfilled through the relay, not passed through verbatim',
     'tasks-mrtr-composition': 'a mounted server’s InputRequiredResult before its task is created is not yet passed through verbatim',
   },
 };
+// Every input-required-result-* scenario (2026-07-28, SEP-2322) through the proxy: a 2026-era client's
+// requests are each a client of their own, and a call paused for an earlier one (or abandoned by an
+// earlier scenario) may still be in flight on the mounted connection, so the relay cannot tell whose
+// question it is and refuses it; and the keys the client sees are mcphost's (q1…), not the mounted
+// server's. Passing the mounted server's InputRequiredResult through verbatim (not done) fixes both.
+for (const name of [
+  'basic-elicitation',
+  'basic-sampling',
+  'basic-list-roots',
+  'request-state',
+  'multiple-input-requests',
+  'multi-round',
+  'missing-input-response',
+  'non-tool-request',
+  'result-type',
+  'unsupported-methods',
+  'tampered-state',
+  'capability-check',
+  'ignore-extra-params',
+  'validate-input',
+]) {
+  SKIP.proxied[`input-required-result-${name}`] =
+    'a 2025-era mounted server’s questions to a 2026-era client are relayed only when no other client’s call is in flight, under keys of mcphost’s (not passed through verbatim)';
+}
 /**
  * Scenarios run at once: three against mcphost itself, one at a time through the proxy, whose
  * mounted connection is shared and relays a server's questions only while calls of one client are
