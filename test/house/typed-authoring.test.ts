@@ -2,6 +2,8 @@
 // still gets its arguments from its own zod schema, and the typed tools fit the host's Backend.
 // The expectTypeOf lines are checked by the compiler: by `npm run typecheck` (tsc over test/), and
 // by the last test here, which compiles this file so a focused vitest run catches a regression too.
+import { ESLint } from 'eslint';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   type CallContext,
   type ToolDef,
 } from '../../src/backend/index.js';
+import { REPO } from '../helpers/paths.js';
 
 interface DemoConfig {
   root: string;
@@ -103,4 +106,18 @@ describe('typed authoring', () => {
       );
     expect(errors).toEqual([]);
   }, 120_000);
+});
+
+describe('no-explicit-any', () => {
+  // Linted with the repository's own config as if the probe were a file in the tree.
+  const anys = async (file: string) => {
+    const code = 'export const f = (x: any): string => String(x);\n';
+    const [result] = await new ESLint({ cwd: REPO }).lintText(code, { filePath: path.join(REPO, file) });
+    return result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-explicit-any' && m.severity === 2).length;
+  };
+
+  it('is an error in src/ and plugins/', async () => {
+    expect(await anys('src/registry/probe.ts')).toBe(1);
+    expect(await anys('plugins/godot/surface/probe.ts')).toBe(1);
+  });
 });
