@@ -241,14 +241,19 @@ export interface JsonSchemaInput {
   jsonSchema: Record<string, unknown>;
 }
 
+// Callbacks that take the config or the parsed arguments are typed through a method signature
+// (`{ m(...): R }['m']`, as React types its event handlers): TypeScript compares those bivariantly,
+// so a `ToolDef<GodotConfig, typeof schema>` still fits where the host keeps `ToolDef<unknown>`
+// (every backend as `Backend<unknown>`, every tool with any schema) without `any`. Authors get the
+// narrow types from `defineTool<Config>()`.
 /**
  * A handler returns a `ToolResult` (recognised by its `content` array), a string (sent as text) or
  * any other JSON value (a plain object becomes `structuredContent`; every value is also sent as
  * JSON text so clients without structured-content support see it).
  */
-export type ToolHandler<A, C> = (args: A, ctx: CallContext<C>) => unknown | Promise<unknown>;
+export type ToolHandler<A, C> = { handler(args: A, ctx: CallContext<C>): unknown | Promise<unknown> }['handler'];
 
-export interface ToolDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface ToolDef<C = unknown, S extends z.ZodType = z.ZodType> {
   /** Plugin-local name; published as `<plugin>_<name>` unless it already starts with `<plugin>_`. */
   name: string;
   title?: string;
@@ -280,7 +285,7 @@ export interface ResourceContents {
 /** A read returns `{ contents }`, a string (text with the resource's mimeType) or a JSON value. */
 export type ReadResult = { contents: ResourceContents[] } | string | unknown;
 
-export interface ResourceDef<C = any> {
+export interface ResourceDef<C = unknown> {
   uri: string;
   name: string;
   title?: string;
@@ -314,7 +319,7 @@ export interface ResourceListing {
   mimeType?: string;
 }
 
-export interface ResourceTemplateDef<C = any> {
+export interface ResourceTemplateDef<C = unknown> {
   /** RFC 6570 template, e.g. `godot://class/{name}` or `godot://search{?q,kind}`. */
   uriTemplate: string;
   name: string;
@@ -324,7 +329,7 @@ export interface ResourceTemplateDef<C = any> {
   /** Concrete resources this template stands for, merged into `resources/list`. */
   list?(ctx: BackendContext<C>): ResourceListing[] | Promise<ResourceListing[]>;
   /** Argument completion, keyed by template variable. */
-  complete?: Record<string, (value: string, ctx: BackendContext<C>) => string[] | Promise<string[]>>;
+  complete?: Record<string, { complete(value: string, ctx: BackendContext<C>): string[] | Promise<string[]> }['complete']>;
   /**
    * The URI is handed as-is to a server that matches it itself (a mounted MCP server): a `{var}`
    * may then hold `/`, and a URI whose scheme only this backend publishes is read here too.
@@ -345,7 +350,7 @@ export interface PromptResult {
   messages: PromptMessage[];
 }
 
-export interface PromptDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface PromptDef<C = unknown, S extends z.ZodType = z.ZodType> {
   name: string;
   title?: string;
   description?: string;
@@ -369,7 +374,7 @@ export interface HealthReport {
  * A command a plugin adds to the CLI (`mcphost <plugin>:<name>`, e.g. `exile:snapshot`). It runs
  * without `start()`, with the backend's validated config; its result is printed (or given as JSON).
  */
-export interface CommandDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface CommandDef<C = unknown, S extends z.ZodType = z.ZodType> {
   summary: string;
   /** zod object schema of the command's options. */
   input: S;
@@ -377,9 +382,9 @@ export interface CommandDef<C = any, S extends z.ZodType = z.ZodType> {
 }
 
 /** A list given as an array, or computed from the backend's context (config-gated or remote). */
-export type Listing<T, C> = T[] | ((ctx: BackendContext<C>) => T[] | Promise<T[]>);
+export type Listing<T, C> = T[] | { list(ctx: BackendContext<C>): T[] | Promise<T[]> }['list'];
 
-export interface Backend<C = any> {
+export interface Backend<C = unknown> {
   /** Plugin name: lowercase letters, digits, `-`; the prefix of its public tool names. */
   name: string;
   version: string;
@@ -388,12 +393,12 @@ export interface Backend<C = any> {
   configSchema?: z.ZodType<C>;
   /** Environment variables that set config keys: `{ docDir: 'GODOT_DOC_DIR', 'lua.enabled': 'POB_LUA_ENABLED' }`. */
   env?: Record<string, string>;
-  tools?: Listing<ToolDef<C, any>, C>;
+  tools?: Listing<ToolDef<C>, C>;
   resources?: Listing<ResourceDef<C>, C>;
   resourceTemplates?: Listing<ResourceTemplateDef<C>, C>;
-  prompts?: Listing<PromptDef<C, any>, C>;
+  prompts?: Listing<PromptDef<C>, C>;
   /** CLI commands of the plugin, by name (see CommandDef). */
-  commands?: Record<string, CommandDef<C, any>>;
+  commands?: Record<string, CommandDef<C>>;
   /** Runs before the first call (or at serve start with `eager: true`). Throw to report the backend unavailable. */
   start?(ctx: BackendContext<C>): void | Promise<void>;
   stop?(ctx: BackendContext<C>): void | Promise<void>;
@@ -401,4 +406,4 @@ export interface Backend<C = any> {
 }
 
 /** A module may export a backend, or a factory that builds one. */
-export type BackendFactory<C = any> = () => Backend<C> | Promise<Backend<C>>;
+export type BackendFactory<C = unknown> = () => Backend<C> | Promise<Backend<C>>;
