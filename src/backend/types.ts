@@ -305,11 +305,14 @@ export interface ResourceDef<C = unknown> {
  * Starts watching `uri` for its subscribers: call `changed()` whenever its content changes; return
  * what stops the watch (called when the last subscriber goes). Without it, subscribing is refused.
  */
-export type ResourceSubscribe<C = any> = (
-  uri: string,
-  changed: () => void,
-  ctx: BackendContext<C>,
-) => (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
+export type ResourceSubscribe<C = unknown> = {
+  // A method signature, as ToolHandler's: checked bivariantly, so a typed backend's fits the host's.
+  subscribe(
+    uri: string,
+    changed: () => void,
+    ctx: BackendContext<C>,
+  ): (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
+}['subscribe'];
 
 export interface ResourceListing {
   uri: string;
