@@ -6,9 +6,13 @@
 // shipped numbers were fitted on it), its even half (held out), and the plugin's own 51 questions.
 // Last, the ceiling of the manual field: how many dev questions have an accepted answer the manual
 // says anything about.
-//   npm run build && node bench/godot-ablation.js
-import { evaluate, fmt, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
-import { clone, variantFor } from './godot-fit.js';
+// With --held-out it prints instead the held-out table: the manual field and the vocabulary each held
+// off, and the whole ranking refitted without it (godot-fit.js, its knobs left out) on one half and
+// reported on the other, both ways, beside plain BM25 in the same run.
+//   npm run build && node bench/godot-ablation.js [--held-out [plain,fitted,manual,vocabulary,both]]
+import { evaluate, evaluateWith, fmt, godot4, loadPlugin, questionSets, sharedIndex } from './godot-eval.js';
+import { plainBM25 } from './godot-plain-bm25.js';
+import { clone, fitMultiStart, KNOBS, START, variantFor } from './godot-fit.js';
 import { VARIANTS } from './godot-variants.js';
 
 const FIELDS = 7;
@@ -113,7 +117,58 @@ function manualCeiling(plugin, index, questions) {
   return some;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** The held-out table's rows: the start's values and the knobs the fit may not turn (a method held off). */
+const HELD_OFF = {
+  fitted: ['everything as fitted (manual field and vocabulary on)', () => {}, []],
+  manual: ['without the manual field', (p) => (p.bm25f.weights[MANUAL] = 0), ['bm25f.weights.6', 'bm25f.b.6']],
+  vocabulary: ['without the vocabulary (rounds one and two)', (p) => (p.vocabulary = []), ['vocabulary', 'synonym']],
+};
+HELD_OFF.both = [
+  'without the manual field and the vocabulary',
+  (p) => (HELD_OFF.manual[1](p), HELD_OFF.vocabulary[1](p)),
+  [...HELD_OFF.manual[2], ...HELD_OFF.vocabulary[2]],
+];
+
+/** `rows`: some of plain, fitted, manual, vocabulary, both (each refit takes minutes; rows can run in separate processes). */
+async function heldOutTable(plugin, index, sets, rows) {
+  console.log(
+    '| ranking (refitted on the tuning half) | tuned odd → held-out even | tuned even → held-out odd | own 51 (odd fit; even fit) |',
+  );
+  console.log('|---|---|---|---|');
+  if (rows.includes('plain')) {
+    const plain = await plainBM25(godot4);
+    console.log(
+      `| plain BM25 (wink-bm25-text-search, one field; nothing fitted) | ${fmt(evaluateWith(plain, sets.even))} | ${fmt(evaluateWith(plain, sets.odd))} | ${fmt(evaluateWith(plain, sets.own))} |`,
+    );
+  }
+  for (const [label, off, keys] of rows.filter((r) => r in HELD_OFF).map((r) => HELD_OFF[r])) {
+    const start = clone(START);
+    off(start);
+    const knobs = KNOBS.filter(([key]) => !keys.includes(key));
+    const held = [];
+    const own = [];
+    for (const [tune, other] of [
+      ['odd', 'even'],
+      ['even', 'odd'],
+    ]) {
+      const params = fitMultiStart(plugin, index, sets[tune], sets.own, start, knobs);
+      held.push(fmt(evaluate(plugin, index, sets[other], params, variantFor(params))));
+      own.push(fmt(evaluate(plugin, index, sets.own, params, variantFor(params))));
+      console.error(`  ${label}, tuned on ${tune}: ${JSON.stringify(params)}`);
+    }
+    console.log(`| ${label} | ${held[0]} | ${held[1]} | ${own.join('; ')} |`);
+  }
+  const n = manualCeiling(plugin, index, sets.dev);
+  console.log(`\nmanual ceiling: ${n} of ${sets.dev.length} dev questions have an accepted answer the manual field says anything about`);
+}
+
+const heldOut = process.argv.indexOf('--held-out');
+if (import.meta.url === `file://${process.argv[1]}` && heldOut > 0) {
+  const plugin = await loadPlugin();
+  const asked = process.argv[heldOut + 1]?.startsWith('--') ? undefined : process.argv[heldOut + 1];
+  const rows = (asked ?? 'plain,fitted,manual,vocabulary,both').split(',');
+  await heldOutTable(plugin, await sharedIndex(plugin), questionSets(), rows);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const plugin = await loadPlugin();
   const index = await sharedIndex(plugin);
   const sets = questionSets();
@@ -124,6 +179,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   console.log('| ranking | dev (120) | odd half (tuning) | even half (held out) | own 51 |');
   console.log('|---|---|---|---|---|');
+  const plain = await plainBM25(godot4);
+  console.log(
+    `| plain BM25 (wink-bm25-text-search, one field, no manual, no vocabulary) | ${['dev', 'odd', 'even', 'own'].map((s) => fmt(evaluateWith(plain, sets[s]))).join(' | ')} |`,
+  );
   row('before (BM25F, hand weights)', baseline(shipped));
   for (const m of methods(shipped)) {
     const p = baseline(shipped);

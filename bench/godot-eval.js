@@ -63,13 +63,18 @@ export function questionSets() {
 
 /** hit@1, hit@3, hit@10 and MRR of `params` (and a bench variant) on `questions`; `misses` lists questions without a hit in the top 3. */
 export function evaluate(plugin, index, questions, params, variant) {
+  return evaluateWith((query, limit) => plugin.search(index, query, { limit, params, variant }), questions);
+}
+
+/** The same figures for any search function `(query, limit) => [{ name }]` (the plain BM25 baseline, godot-plain-bm25.js). */
+export function evaluateWith(searchFn, questions) {
   let h1 = 0;
   let h3 = 0;
   let h10 = 0;
   let rr = 0;
   const misses = [];
   for (const q of questions) {
-    const results = plugin.search(index, q.query, { limit: 10, params, variant });
+    const results = searchFn(q.query, 10);
     const expected = new Set(q.expected.map((e) => e.toLowerCase()));
     const rank = results.findIndex((r) => expected.has(r.name.toLowerCase())) + 1;
     if (rank > 0) {

@@ -14,7 +14,8 @@
 //   node bench/godot-fit.js --write odd                   # …and write the odd-half fit to plugins/godot/data/ranking.json
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { evaluate, fmt, loadPlugin, questionSets, repo, sharedIndex } from './godot-eval.js';
+import { evaluate, evaluateWith, fmt, godot4, loadPlugin, questionSets, repo, sharedIndex } from './godot-eval.js';
+import { plainBM25 } from './godot-plain-bm25.js';
 import { VARIANTS, variantOf } from './godot-variants.js';
 
 const MIN_GAIN = 0.02;
@@ -114,20 +115,23 @@ export function seedChecksHold(plugin, index, params, variant) {
 }
 
 /** A second start that owes nothing to any question: every knob at the middle of the values it may take. */
-export function centre(start) {
+export function centre(start, knobs = KNOBS) {
   const out = clone(start);
-  for (const [key, values] of KNOBS)
+  for (const [key, values] of knobs)
     if (!key.startsWith('variants.') && key !== 'vocabulary') setPath(out, key, values[Math.floor(values.length / 2)]);
   return out;
 }
 
-/** Coordinate ascent from START and from the centre of the grid; the better on the tuning objective wins. */
-export function fitMultiStart(plugin, index, questions, regression = []) {
-  const runs = [START, centre(START)].map((start) => fit(plugin, index, questions, start, regression));
+/**
+ * Coordinate ascent from `start` (START) and from the centre of the grid; the better on the tuning
+ * objective wins. `knobs`: the knobs it may turn (the ablation holds a method off by leaving its knobs out).
+ */
+export function fitMultiStart(plugin, index, questions, regression = [], start = START, knobs = KNOBS) {
+  const runs = [start, centre(start, knobs)].map((from) => fit(plugin, index, questions, from, regression, knobs));
   return runs.reduce((a, b) => (b.score > a.score ? b : a)).params;
 }
 
-export function fit(plugin, index, questions, start, regression = []) {
+export function fit(plugin, index, questions, start, regression = [], knobs = KNOBS) {
   const objective = (p) => {
     const variant = variantFor(p);
     if (!seedChecksHold(plugin, index, p, variant)) return -Infinity;
@@ -139,7 +143,7 @@ export function fit(plugin, index, questions, start, regression = []) {
   let bestScore = objective(best);
   for (let round = 0; round < ROUNDS; round++) {
     let changed = false;
-    for (const [key, values] of KNOBS) {
+    for (const [key, values] of knobs) {
       for (const value of values) {
         const candidate = clone(best);
         setPath(candidate, key, value);
@@ -178,6 +182,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const plugin = await loadPlugin();
   const index = await sharedIndex(plugin);
   const sets = questionSets();
+  // The baseline in the same run: plain BM25 over the same reference (nothing to fit).
+  const plain = await plainBM25(godot4);
+  const onPlain = (set) => fmt(evaluateWith(plain, sets[set]));
+  console.log(
+    `plain BM25: odd ${onPlain('odd')} | even ${onPlain('even')} | whole dev ${onPlain('dev')} | own 51 ${onPlain('own')}  (hit@3 / MRR)`,
+  );
   const fits = {};
   for (const [tune, held] of [
     ['odd', 'even'],

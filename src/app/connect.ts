@@ -1,6 +1,7 @@
-// `mcphost connect <client>`: adds mcphost to Claude Desktop's, Cursor's or Claude Code's config,
-// with what a client needs to start it anywhere: absolute paths to node and mcphost (a client does
-// not start servers from your shell, so neither PATH nor a version manager's shims apply), the
+// `mcphost connect <client>`: adds mcphost to Claude Desktop's, Cursor's or Claude Code's config.
+// A user-level file gets absolute paths to node and mcphost (a client does not start servers from
+// your shell, so neither PATH nor a version manager's shims apply); a project's file, which a team
+// commits, gets `mcphost` from PATH and paths relative to the project (see portableEnv). Both get the
 // .mcprc in use (MCPHOST_CONFIG), and every plugin setting that comes from your environment now.
 // Then `doctor` runs with exactly that environment, so a missing setting shows before a client fails.
 import { existsSync, readFileSync } from 'node:fs';
@@ -38,6 +39,39 @@ export interface ConnectReport {
   /** For Claude Code's user scope: the command that adds the entry. */
   command?: string;
   doctor: PluginReport[];
+  /** Variables of a project entry that still hold a path outside the project (this machine's). */
+  machinePaths: string[];
+}
+
+/**
+ * Paths inside the project become relative to it: Cursor expands `${workspaceFolder}` in a project's
+ * .cursor/mcp.json (https://cursor.com/docs/context/mcp, "Config interpolation"); Claude Code expands
+ * only `${VAR}` (https://code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json")
+ * and starts a project's servers in the project folder, so a plain relative path. MCPHOST_CONFIG
+ * outside the project is left out (mcphost finds a user-level config itself); any other path outside
+ * it stays, and is reported.
+ */
+function portableEnv(env: Record<string, string>, client: ClientKind, projectDir: string) {
+  const out: Record<string, string> = {};
+  const machinePaths: string[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    const relative = path.isAbsolute(value) ? path.relative(projectDir, value) : undefined;
+    const inside = relative !== undefined && !relative.startsWith('..') && !path.isAbsolute(relative);
+    if (inside) out[key] = client === 'cursor' ? `\${workspaceFolder}/${relative.split(path.sep).join('/')}` : relative || '.';
+    else if (key === 'MCPHOST_CONFIG' && relative !== undefined) continue;
+    else {
+      out[key] = value;
+      if (relative !== undefined) machinePaths.push(key);
+    }
+  }
+  return { env: out, machinePaths };
+}
+
+/** The entry's environment as the client hands it over (for doctor, which runs it here). */
+function expandWorkspace(env: Record<string, string>, projectDir: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, v.startsWith('${workspaceFolder}') ? projectDir + v.slice('${workspaceFolder}'.length) : v]),
+  );
 }
 
 /**
@@ -80,23 +114,32 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
     }
   }
   const name = request.name ?? 'mcphost';
+  // A project's file is committed and used on other machines: the entry starts `mcphost` from PATH
+  // and names files relative to the project; only user-level files get this machine's absolute paths.
+  const project = request.client !== 'claude-desktop' && !request.global;
+  const portable = project ? portableEnv(env, request.client, request.cwd) : { env, machinePaths: [] };
   const entry = {
     ...(request.client === 'claude-code' && { type: 'stdio' as const }),
-    command: request.node,
-    args: [...NODE_FLAGS, request.bin, 'serve', '--plugins', request.plugins.join(',')],
-    env,
+    command: project ? 'mcphost' : request.node,
+    args: [...(project ? [] : [...NODE_FLAGS, request.bin]), 'serve', '--plugins', request.plugins.join(',')],
+    env: portable.env,
   };
-  // What the client will see: its own small environment plus the entry's.
-  const clientEnv: NodeJS.ProcessEnv = { PATH: request.env.PATH, HOME: request.env.HOME, USERPROFILE: request.env.USERPROFILE, ...env };
+  // What the client will see: its own small environment plus the entry's, started where it starts it.
+  const clientEnv: NodeJS.ProcessEnv = {
+    PATH: request.env.PATH,
+    HOME: request.env.HOME,
+    USERPROFILE: request.env.USERPROFILE,
+    ...(project ? expandWorkspace(portable.env, request.cwd) : env),
+  };
   const doctor = await doctorReport({
-    cwd: request.env.HOME || request.cwd,
+    cwd: project ? request.cwd : request.env.HOME || request.cwd,
     env: clientEnv,
     plugins: request.plugins,
     installed: request.installed,
     writeLog: () => undefined,
   });
   const file = clientTarget(request.client, request.cwd, request.env, request.global);
-  const base = { client: request.client, file, name, entry, doctor: doctor.plugins };
+  const base = { client: request.client, file, name, entry, doctor: doctor.plugins, machinePaths: portable.machinePaths };
   if (!file) {
     const json = JSON.stringify(entry).replace(/'/g, `'\\''`);
     return { ...base, outcome: 'not written', command: `claude mcp add-json --scope user ${name} '${json}'` };

@@ -8,6 +8,7 @@ import { installedPackages, type OclifPluginLike } from '../loader/installed.js'
 import { CallFailure } from '../app/failures.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { globalFlag } from './flags.js';
+import { colorsFor } from './style.js';
 import { LOG_LEVELS } from '../lib/logger.js';
 import { usageErrorFromParse } from './parse-errors.js';
 
@@ -93,7 +94,7 @@ export abstract class HostCommand extends Command {
       const extra = call ? { code: call.code, ...(call.data !== undefined && { data: call.data }) } : {};
       // A tool that ran keeps its raw MCP result beside the error, as `call --json` prints on success.
       this.logJson({ error: { message: error.message, exit, ...extra }, ...call?.result });
-    } else process.stderr.write(`Error: ${error.message}\n`);
+    } else process.stderr.write(`${colorsFor(process.stderr).red('Error:')} ${error.message}\n`);
     return this.exit(exit);
   }
 

@@ -1,4 +1,6 @@
 // Text renderings for people; `--json` output bypasses these.
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import type { ContentBlock, ToolResult } from '../backend/types.js';
 
 export function renderContent(block: ContentBlock): string {
@@ -28,39 +30,60 @@ export function renderResult(result: ToolResult): string {
   return result.content.map(renderContent).join('\n');
 }
 
-/** The width tables are cut to: the terminal's, or none when stdout is a pipe or a file. */
-export function terminalWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number | undefined {
-  return stream.isTTY && stream.columns ? stream.columns : undefined;
+/**
+ * The width tables are wrapped to: the terminal's, or none when stdout is a pipe or a file. A
+ * terminal that reports no size (a pseudo-terminal nobody sized) falls back to COLUMNS.
+ */
+export function terminalWidth(
+  stream: { isTTY?: boolean; columns?: number } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): number | undefined {
+  if (!stream.isTTY) return undefined;
+  const fromEnv = Number(env.COLUMNS);
+  return stream.columns || (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined);
 }
 
-/** Left-aligned columns; the last column is not padded, and is cut with … to fit `width`. */
+/** Below this many columns a wrapped last column is unreadable: it goes on its own lines instead. */
+const MIN_LAST_COLUMN = 32;
+const STACK_INDENT = 4;
+
+/**
+ * Left-aligned columns. Without a width (piped) every row is one whole line (a multi-line last cell
+ * continues under its column). With a width (a terminal) the last column is word-wrapped into the
+ * room the others leave, or, when that is under MIN_LAST_COLUMN, moved under its row, indented —
+ * as gh and docker do at 80 columns. Widths count what the terminal shows (string-width: colour
+ * escapes are zero, CJK and emoji two).
+ */
 export function columns(rows: string[][], options: { gap?: number; width?: number } = {}): string {
   if (rows.length === 0) return '';
   const gap = options.gap ?? 2;
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const leading = Math.max(...rows.map((r) => r.length)) - 1;
+  const widths = Array.from({ length: leading }, (_, i) => Math.max(...rows.map((r) => (i < r.length - 1 ? stringWidth(r[i]) : 0))));
+  const lead = widths.reduce((sum, w) => sum + w + gap, 0);
   return rows
-    .map((r) =>
-      fit(
-        r
-          .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + gap)))
-          .join('')
-          .trimEnd(),
-        options.width,
-      ),
-    )
+    .map((r) => {
+      const head = r
+        .slice(0, -1)
+        .map((cell, i) => cell + ' '.repeat(Math.max(widths[i] + gap - stringWidth(cell), 0)))
+        .join('');
+      const last = r[r.length - 1] ?? '';
+      const width = options.width;
+      if (!width) return (head + last.split('\n').join(`\n${' '.repeat(lead)}`)).trimEnd();
+      const room = width - lead;
+      if (room >= MIN_LAST_COLUMN || last === '') return (head + wrap(last, room).join(`\n${' '.repeat(lead)}`)).trimEnd();
+      const under = wrap(last, width - STACK_INDENT).map((line) => ' '.repeat(STACK_INDENT) + line);
+      return [head.trimEnd(), ...under].join('\n');
+    })
     .join('\n');
 }
 
-/** Cuts each line of a row to the width (a multi-line cell keeps its line breaks). */
-function fit(row: string, width: number | undefined): string {
-  if (!width) return row;
-  return row
-    .split('\n')
-    .map((line) => (line.length > width ? `${line.slice(0, width - 1)}…` : line))
-    .join('\n');
+/** Word-wrapped lines of a cell (its own line breaks kept); a word longer than the room is broken. */
+function wrap(text: string, room: number): string[] {
+  return text.split('\n').flatMap((paragraph) => wrapAnsi(paragraph, Math.max(room, 1), { hard: true, trim: true }).split('\n'));
 }
 
-export function firstLine(text: string | undefined, max = 100): string {
+/** The first line of a description, whole: the table wraps it on a terminal and keeps it whole when piped. */
+export function firstLine(text: string | undefined, max = Infinity): string {
   const line = (text ?? '').split('\n')[0].trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

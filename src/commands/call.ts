@@ -7,7 +7,9 @@ import { CALL_FLAGS, oclifFlags } from '../cli/flags.js';
 import { HostCommand } from '../cli/host-command.js';
 import { DEFAULT_SHUTDOWN_MS, onInterrupt } from '../cli/interrupt.js';
 import { progressLine } from '../cli/progress.js';
-import { renderResult } from '../cli/render.js';
+import { readableResult } from '../cli/readable.js';
+import { renderResult, terminalWidth } from '../cli/render.js';
+import { colorsFor } from '../cli/style.js';
 
 export default class Call extends HostCommand {
   static override summary = 'Call one tool: in-process, or through a running `mcphost serve` with --url.';
@@ -85,6 +87,8 @@ export default class Call extends HostCommand {
     const failure = failureOf(outcome);
     if (failure) throw failure;
     if (flags.json) this.logJson(outcome.result);
+    // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before.
+    else if (process.stdout.isTTY) this.log(readableResult(outcome.result, terminalWidth(), colorsFor()));
     else this.log(renderResult(outcome.result));
   }
 }

@@ -7,7 +7,8 @@ import { CLIENT_KINDS, type ClientKind } from '../config/clients.js';
 export default class Connect extends HostCommand {
   static override summary = "Add mcphost to an MCP client's config: Claude Desktop, Cursor or Claude Code.";
   static override description =
-    'The entry starts this mcphost with absolute paths (node and bin/run.js), the .mcprc in use (MCPHOST_CONFIG) and every plugin setting ' +
+    "A user-level file's entry starts this mcphost with absolute paths (node and bin/run.js); a project's file (committed, used on other machines) " +
+    'gets `mcphost` from PATH and paths relative to the project. Either carries the .mcprc in use (MCPHOST_CONFIG) and every plugin setting ' +
     'that now comes from your environment; `doctor` then runs with exactly that environment and says what would still fail. ' +
     'Claude Desktop: its claude_desktop_config.json. Cursor: .cursor/mcp.json here (--global: ~/.cursor/mcp.json). Claude Code: .mcp.json here ' +
     '(--global: prints the `claude mcp add-json` command, since ~/.claude.json belongs to Claude Code). Restart the client afterwards.';
@@ -43,6 +44,10 @@ export default class Connect extends HostCommand {
       if (report.command) this.log(`run this to add it to Claude Code for every project:\n${report.command}`);
       else if (report.outcome === 'not written') this.log(`would write to ${report.file}:\n${entry}`);
       else this.log(`${report.outcome} ${report.name} in ${report.file}; restart ${report.client} to pick it up`);
+      if (report.machinePaths.length > 0)
+        this.logToStderr(
+          `warning: ${report.machinePaths.join(', ')} in ${report.file ?? 'the entry'} hold paths of this machine outside the project: set them in .mcprc instead, relative to it`,
+        );
       for (const p of report.doctor.filter((d) => !d.ok))
         this.logToStderr(`warning: ${p.name} would not work in ${report.client}: ${p.message}`);
     }

@@ -1,7 +1,8 @@
 import { PluginLoadError } from '../loader/errors.js';
 import { doctorReport, reportFailure } from '../app/inspect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns } from '../cli/render.js';
+import { columns, terminalWidth } from '../cli/render.js';
+import { colorsFor } from '../cli/style.js';
 
 export default class Doctor extends HostCommand {
   static override summary = 'Check each requested backend: its config, that it loads, and its health — with the fix when not.';
@@ -20,10 +21,11 @@ export default class Doctor extends HostCommand {
     if (!this.jsonEnabled()) {
       this.log(`config: ${report.file ?? 'no config file found'}${report.trust?.hint ? ` — ${report.trust.hint}` : ''}`);
       if (report.plugins.length === 0) this.log('no plugins requested: pass --plugins or add a plugins section to .mcprc');
+      const c = colorsFor();
       this.log(
         columns(
-          report.plugins.map((p) => [p.ok ? '✔' : '✖', p.name, p.version ?? '', p.message.replace(/\n/g, '\n      ')]),
-          { gap: 1 },
+          report.plugins.map((p) => [p.ok ? c.green('✔') : c.red('✖'), c.bold(p.name), p.version ?? '', p.message]),
+          { gap: 1, width: terminalWidth() },
         ),
       );
     }

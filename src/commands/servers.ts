@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { HostCommand } from '../cli/host-command.js';
-import { columns } from '../cli/render.js';
+import { columns, terminalWidth } from '../cli/render.js';
+import { colorsFor } from '../cli/style.js';
 import { serversReport } from '../app/servers-report.js';
 import { BackendDownError } from '../app/failures.js';
 import { ConfigError } from '../config/errors.js';
@@ -25,7 +26,9 @@ export default class Servers extends HostCommand {
     if (!this.jsonEnabled()) {
       if (report.servers.length === 0)
         this.log(`no servers in ${report.file ?? '.mcprc (none found)'}: add one under "servers" (see docs/servers.md)`);
-      const mark = (state: string) => (state === 'connected' ? '✔' : state === 'disabled' || state === 'not-started' ? '-' : '✖');
+      const c = colorsFor();
+      const mark = (state: string) =>
+        state === 'connected' ? c.green('✔') : state === 'disabled' || state === 'not-started' ? '-' : c.red('✖');
       this.log(
         columns(
           report.servers.map((s) => [
@@ -36,6 +39,7 @@ export default class Servers extends HostCommand {
             `${s.transport} ${s.target}`,
             s.state === 'connected' ? '' : s.message,
           ]),
+          { width: terminalWidth() },
         ),
       );
     }

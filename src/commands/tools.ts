@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { downError, listFrom } from '../app/listing.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { columns, firstLine, terminalWidth } from '../cli/render.js';
+import { colorsFor } from '../cli/style.js';
 import { tokenCounter, tokenReport, type ListCost, type TokenReport } from '../discover/tokens.js';
 import { pinnedOf } from '../discover/surface.js';
 
@@ -39,10 +40,11 @@ export default class Tools extends HostCommand {
     }));
     const down = downError(listing);
     // What a file that is not trusted would add is listed too, so the user sees what waits for approval.
+    const c = colorsFor();
     const rows = [
-      ...data.map((t) => [t.name, t.title ?? '', firstLine(t.description)]),
-      ...listing.untrusted.map((u) => [u.plugin, '', u.hint]),
-      ...listing.unusable.map((u) => [u.plugin, '', u.hint]),
+      ...data.map((t) => [c.bold(t.name), c.dim(t.title ?? ''), firstLine(t.description)]),
+      ...listing.untrusted.map((u) => [c.yellow(u.plugin), '', u.hint]),
+      ...listing.unusable.map((u) => [c.yellow(u.plugin), '', u.hint]),
     ];
     if (!this.jsonEnabled() && (rows.length > 0 || !down)) this.log(rows.length ? columns(rows, { width: terminalWidth() }) : 'no tools');
     if (down) throw down;

@@ -98,12 +98,24 @@ describe('tables', () => {
     ['imhex_read_bytes', 'Read bytes', 'Reads bytes at an offset'],
   ];
 
-  it('cut the last column to the terminal width', () => {
-    const text = columns(rows, { width: 60 });
-    const [first] = text.split('\n');
-    expect(first).toHaveLength(60);
-    expect(first).toMatch(/^imhex_search {6}Search {6}Searches the data for a .*…$/);
-    expect(text).toMatch(/^imhex_read_bytes {2}Read bytes {2}Reads bytes at an offset$/m);
+  it('wrap the last column between words in the room the others leave', () => {
+    const lines = columns(rows, { width: 64 }).split('\n');
+    expect(lines).toEqual([
+      'imhex_search      Search      Searches the data for a byte',
+      '                              pattern with ?? wildcards,',
+      '                              reporting progress on big files',
+      'imhex_read_bytes  Read bytes  Reads bytes at an offset',
+    ]);
+  });
+
+  it('put the last column under its row when the room left is too narrow to read', () => {
+    const lines = columns(rows, { width: 50 }).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'imhex_search      Search',
+      '    Searches the data for a byte pattern with ??',
+      '    wildcards, reporting progress on big files',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(50);
   });
 
   it('keep whole lines when there is no terminal', () => {

@@ -128,4 +128,40 @@ describe('mcphost connect', () => {
       expect(bare.doctor.find((d) => d.name === 'godot')).toMatchObject({ ok: false, message: expect.stringContaining('docDir') });
     },
   );
+
+  it("writes a project's files portably: mcphost from PATH, paths relative to the project, none of this machine's", async () => {
+    const t = tempDir();
+    const project = path.join(t.dir, 'game');
+    const docs = path.join(project, 'vendor', 'doc');
+    mkdirSync(path.join(docs, 'classes'), { recursive: true });
+    for (const f of ['Node.xml', 'Object.xml']) writeFileSync(path.join(docs, 'classes', f), readFileSync(path.join(DOC, 'classes', f)));
+    writeFileSync(path.join(project, '.mcprc.yaml'), 'plugins:\n  pob: {}\n');
+    const env = { HOME: path.join(t.dir, 'home'), PATH: process.env.PATH, GODOT_DOC_DIR: docs };
+    const base = { cwd: project, env, ...quiet, plugins: ['godot', 'pob'], node: '/n/node', bin: '/m/bin/run.js' };
+    const [code, cursor] = [await connectClient({ ...base, client: 'claude-code' }), await connectClient({ ...base, client: 'cursor' })];
+    expect(JSON.parse(readFileSync(path.join(project, '.mcp.json'), 'utf8')).mcpServers.mcphost).toEqual({
+      type: 'stdio',
+      command: 'mcphost',
+      args: ['serve', '--plugins', 'godot,pob'],
+      env: { MCPHOST_CONFIG: '.mcprc.yaml', GODOT_DOC_DIR: 'vendor/doc' },
+    });
+    expect(JSON.parse(readFileSync(path.join(project, '.cursor', 'mcp.json'), 'utf8')).mcpServers.mcphost.env).toEqual({
+      MCPHOST_CONFIG: '${workspaceFolder}/.mcprc.yaml',
+      GODOT_DOC_DIR: '${workspaceFolder}/vendor/doc',
+    });
+    for (const report of [code, cursor]) {
+      expect(report.machinePaths).toEqual([]);
+      expect(report.doctor.every((d) => d.ok)).toBe(true);
+      expect(readFileSync(report.file!, 'utf8')).not.toContain(t.dir);
+    }
+    // A path outside the project stays (it is what this machine needs) and is reported.
+    const outside = await connectClient({ ...base, client: 'claude-code', env: { ...env, GODOT_DOC_DIR: DOC }, dryRun: true });
+    expect(outside.machinePaths).toEqual(['GODOT_DOC_DIR']);
+    // The user's own files keep absolute paths: nobody else uses them.
+    const user = await connectClient({ ...base, client: 'cursor', global: true, dryRun: true });
+    expect(user.entry).toMatchObject({
+      command: '/n/node',
+      env: { GODOT_DOC_DIR: docs, MCPHOST_CONFIG: path.join(project, '.mcprc.yaml') },
+    });
+  });
 });

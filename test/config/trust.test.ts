@@ -238,7 +238,8 @@ describe('approval', () => {
       `${file} would be named in the client's entry, which approves it: not trusted: run \`mcphost trust ${file}\` first`,
     );
     await manageTrust({ cwd: t.dir, env, action: 'approve' });
-    expect((await connectClient(request)).entry.env).toMatchObject({ MCPHOST_CONFIG: file });
+    // A project's Cursor file names it relative to the project, as Cursor expands it.
+    expect((await connectClient(request)).entry.env).toMatchObject({ MCPHOST_CONFIG: '${workspaceFolder}/.mcprc' });
   });
 
   it('MCPHOST_TRUST_ALL=1 approves every file found, saying so at error level; any other value is refused (exit 3)', async () => {

@@ -3,9 +3,10 @@
 // Everything else about these commands runs in-process (test/cli, test/app).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Config } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli, trustCli } from '../helpers/cli.js';
-import { FIXTURES, KITCHEN } from '../helpers/paths.js';
+import { FIXTURES, KITCHEN, REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
@@ -50,6 +51,9 @@ describe('the binary, per command family', () => {
   it('prints the version, the help lists every command, and shell completion knows their flags', async () => {
     const [version, help, completion] = await Promise.all([cli(['--version']), cli(['--help']), cli(['autocomplete', 'bash'])]);
     expect(version.stdout).toMatch(/^mcphost\/\d+\.\d+\.\d+ /);
+    // bin/run.js answers --version without loading oclif: the same line oclif's own would be.
+    const oclif = await Config.load({ root: REPO });
+    expect(version.stdout).toBe(oclif.userAgent);
     for (const command of ['autocomplete', 'call', 'config', 'doctor', 'plugins', 'prompts', 'read', 'resources', 'serve', 'tools'])
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
     expect(completion.exitCode).toBe(0);

@@ -2,14 +2,14 @@
 // Claude Code's .mcp.json, is warned about at import (naming the variable) and skips only itself:
 // `call godot search` still answers, the entry `connect` wrote earlier still starts and serves, and
 // what names the broken entry fails with exit 3 and says which variable to set.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { BIN, FIXTURES } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER } from '../upstream/helpers.js';
 
@@ -49,11 +49,20 @@ describe('an imported entry whose ${VAR} is not set', () => {
     expect(tools.stdout).toMatch(/godot_search/);
     expect(tools.stdout).toMatch(/tracker +cannot be used: .*TRACKER_TOKEN/);
 
-    // The client entry connect wrote before the import, started as Cursor starts it (from home).
+    // The client entry connect wrote before the import, started as Cursor starts it: `mcphost` from
+    // PATH (here a link to this checkout's bin, as `npm link` makes), ${workspaceFolder} expanded.
+    expect(written).toMatchObject({ command: 'mcphost', env: { MCPHOST_CONFIG: '${workspaceFolder}/.mcprc.yaml' } });
+    const binDir = path.join(home.dir, 'bin');
+    mkdirSync(binDir);
+    symlinkSync(BIN, path.join(binDir, 'mcphost'));
     const transport = new StdioClientTransport({
       command: written.command,
       args: written.args,
-      env: { ...(env as Record<string, string>), ...written.env },
+      env: {
+        ...(env as Record<string, string>),
+        PATH: `${binDir}${path.delimiter}${env.PATH}`,
+        MCPHOST_CONFIG: written.env.MCPHOST_CONFIG.replace('${workspaceFolder}', project),
+      },
       cwd: home.dir,
       stderr: 'pipe',
     });

@@ -241,6 +241,13 @@ export function parseRstPage(source: string): ManualPage {
     );
   }
   flush();
+  // A class the page title names ("Using Area2D", "ParticleProcessMaterial 2D Usage", "Using NavigationAgents")
+  // is the page's subject even where the page only writes it in plain words.
+  for (const word of page.title.split(/[^A-Za-z0-9]+/)) {
+    if (!/^[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*$/.test(word)) continue;
+    page.classes.add(word);
+    if (word.endsWith('s')) page.classes.add(word.slice(0, -1));
+  }
   for (const a of page.anchors) {
     if ('label' in a.target) {
       const cls = /^class_([^_]+)/i.exec(a.target.label)?.[1];

@@ -1,5 +1,5 @@
 import { HostCommand } from '../../cli/host-command.js';
-import { columns, firstLine } from '../../cli/render.js';
+import { columns, firstLine, terminalWidth } from '../../cli/render.js';
 import { listBackends } from '../../app/inspect.js';
 import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
 
@@ -20,8 +20,9 @@ export default class Plugins extends HostCommand {
             b.name,
             b.version ?? '?',
             b.kind === 'installed' ? `installed (${b.package})` : 'built-in',
-            b.error ? `error: ${firstLine(b.error)}` : firstLine(b.description, 80),
+            b.error ? `error: ${firstLine(b.error)}` : firstLine(b.description),
           ]),
+          { width: terminalWidth() },
         ),
       );
     }

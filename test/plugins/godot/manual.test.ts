@@ -98,6 +98,15 @@ describe('reading a manual page', () => {
     expect(titled[0].target).toEqual({ name: 'one_shot', pageOnly: true });
     expect(titled[0].text).toBe('When enabled, the countdown runs once and then never again.');
   });
+
+  it('counts a class the page title names among the page’s classes, even where the page writes it in plain words', () => {
+    const titled = parseRstPage(
+      'Using Area2D and NavigationAgents\n=================================\n\nMonitoring\n----------\n\nWhen off, nothing is detected.\n',
+    );
+    expect([...titled.classes]).toEqual(expect.arrayContaining(['Area2D', 'NavigationAgents', 'NavigationAgent']));
+    expect(titled.classes.has('Using')).toBe(false);
+    expect(titled.anchors.map((a) => a.target)).toEqual([{ name: 'monitoring', pageOnly: true }]);
+  });
 });
 
 describe('resolving anchors against the reference', () => {
@@ -182,7 +191,13 @@ describe('the manual shipped with the plugin', () => {
     expect(source).toMatch(/CC BY 3\.0/);
     // Every page read is listed with the commit it was read at.
     const pages = source.match(/^\| `[^`]+\.rst` \| [0-9a-f]{40}/gm) ?? [];
-    expect(pages.length).toBeGreaterThanOrEqual(40);
+    expect(pages.length).toBeGreaterThanOrEqual(200);
+    expect(text).toMatch(new RegExp(`; ${pages.length} pages \\(`));
+  });
+
+  it('stays compact: under 1 MB, each symbol’s text within the field’s 2,000 characters', () => {
+    expect(Buffer.byteLength(text)).toBeLessThan(1_000_000);
+    for (const e of parseManualAnchors(text)) expect(e.text.length, e.qname).toBeLessThanOrEqual(2000);
   });
 
   it.skipIf(!HAVE_SHARED)('names only symbols of the 4.5 reference, each with text', async () => {
