@@ -3,8 +3,11 @@
 //   (diagnostics go through the stderr logger);
 // - the direction of imports (README "Layout"): a plugin reaches the host only through its two
 //   public entry points, `src/backend/index.js` (mcphost) and `src/kit/index.js` (mcphost/kit), and
-//   never another plugin; nothing in src/ imports a plugin; the core never imports the CLI.
+//   never another plugin; nothing in src/ imports a plugin; the core never imports the CLI;
+// - nothing under src/ is named for a plugin (src/commands/exile/…): a plugin's commands get their
+//   CLI from their schema (src/cli/plugin-command.ts), so the host needs no file per plugin.
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
@@ -14,6 +17,11 @@ const noCli = {
   group: ['**/cli/**', '**/commands/**'],
   message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend, discover, metrics) never imports the CLI.',
 };
+
+// The built-in plugins, as the loader finds them (folders of plugins/; `_template` is not one).
+const PLUGIN_NAMES = readdirSync(new URL('./plugins/', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+  .map((d) => d.name);
 
 /** A file `depth` folders below its plugin's folder: `../` × (depth+1) is another plugin, × (depth+2) the repository. */
 function pluginBlock(depth) {
@@ -56,4 +64,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
   },
   ...[0, 1, 2, 3, 4, 5].map(pluginBlock),
+  {
+    files: PLUGIN_NAMES.flatMap((name) => [`src/**/${name}/**/*.ts`, `src/**/${name}.ts`, `src/**/${name}-*.ts`]),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Program',
+          message:
+            "src/ names no plugin: a plugin's command gets its CLI from its input schema (Backend.commands), its code lives in plugins/.",
+        },
+      ],
+    },
+  },
 );

@@ -1,17 +1,20 @@
-// `mcphost exile:snapshot`: records the live HUD into a snapshot file. The CLI command in
-// src/commands/exile/snapshot.ts parses flags and reaches this through the loaded backend.
+// `mcphost exile:snapshot`: records the live HUD into a snapshot file. The host makes its CLI from
+// `recordInput` (flags --out, --roots, --max-calls, …; defaults and help as written here).
 import * as z from 'zod';
-import { defineCommand, type CommandDef } from '../../src/backend/index.js';
+import { defineCommand, structured, type CommandDef, type ToolResult } from '../../src/backend/index.js';
 import { createRemoteProvider } from './remote.js';
 import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record-budget.js';
 
 const recordInput = z.object({
   out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),
-  roots: z.array(z.string().min(1)).optional().describe('roots to record (default: all but Files and Memory)'),
+  roots: z.array(z.string().min(1)).optional().describe('roots to record, comma-separated or repeated (default: all but Files and Memory)'),
   depth: z.number().int().min(1).max(32).default(8).describe('object levels recorded below each root'),
   items: z.number().int().min(1).max(10_000).default(10_000).describe('items recorded per collection'),
-  types: z.array(z.string().min(1)).optional().describe('globs of extra types whose metadata to record ("*" for all)'),
-  url: z.string().min(1).optional().describe("the HUD's MCP endpoint (default: plugins.exile.url)"),
+  types: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('globs of extra types whose metadata to record, comma-separated or repeated ("*" for all)'),
+  url: z.string().min(1).optional().describe("the HUD's MCP endpoint (default: plugins.exile.url, else http://127.0.0.1:5099/mcp)"),
   maxCalls: z.number().int().min(1).max(10_000_000).default(DEFAULT_MAX_CALLS).describe('explore calls at most; the rest is cut'),
   maxObjects: z.number().int().min(1).max(50_000_000).default(DEFAULT_MAX_OBJECTS).describe('objects recorded at most'),
   maxSeconds: z.number().min(1).max(86_400).default(DEFAULT_MAX_SECONDS).describe('seconds at most'),
@@ -32,19 +35,24 @@ export interface RecordSummary {
 
 export function recordCommand(): CommandDef<{ url: string }, typeof recordInput> {
   return defineCommand<{ url: string }, typeof recordInput>({
-    summary: 'Record the live ExileApi HUD into a snapshot file the exile tools can serve offline.',
+    summary:
+      'Record the live ExileApi HUD into a snapshot file the exile tools can serve offline. Walks the HUD breadth-first through ' +
+      'its explore tool and writes the object graph and the type metadata as one JSON document (docs/exile-snapshot.md); a ' +
+      'budget on calls, objects and seconds always ends the recording, and what it cut is written in the header (source.cut). ' +
+      'Serve it with plugins.exile.snapshot in .mcprc, or `mcphost call exile <tool> --snapshot FILE`. ' +
+      'Exit codes: 0 written, 1 usage, 3 invalid config, 4 HUD unreachable, 5 the HUD returned an error.',
     input: recordInput,
-    async run(args, ctx): Promise<RecordSummary> {
+    async run(args, ctx): Promise<ToolResult> {
       const url = args.url ?? ctx.config.url;
       const out = await ctx.files.resolve(args.out, { field: 'out' });
       const remote = createRemoteProvider({ url, logger: ctx.logger });
       const { recordSnapshot, saveSnapshot } = await import('./snapshot/index.js');
       try {
         const doc = await recordSnapshot(remote, {
-          roots: args.roots,
+          roots: splitLists(args.roots),
           depth: args.depth,
           items: args.items,
-          types: args.types,
+          types: splitLists(args.types),
           maxCalls: args.maxCalls,
           maxObjects: args.maxObjects,
           maxSeconds: args.maxSeconds,
@@ -56,8 +64,8 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
         const bytes = await saveSnapshot(out, doc);
         const used = doc.source?.used as { calls: number; objects: number; seconds: number };
         const cut = doc.source?.cut as RecordSummary['cut'];
-        return {
-          out: args.out,
+        const summary: RecordSummary = {
+          out,
           url,
           roots: Object.keys(doc.roots),
           types: Object.keys(doc.types).length,
@@ -65,9 +73,28 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
           ...used,
           ...(cut ? { cut } : {}),
         };
+        if (cut)
+          ctx.logger.warn(
+            `the ${cut.reason.replace('max', '--max-').toLowerCase()} budget cut ${cut.objects} objects (recorded as stubs), ` +
+              `e.g. ${cut.paths.slice(0, 3).join(', ')}: raise it to record them`,
+          );
+        return structured(
+          { ...summary },
+          `wrote ${out} (${bytes} bytes): roots ${summary.roots.join(', ')}; ${summary.types} types; ` +
+            `${used.calls} calls, ${used.objects} objects in ${used.seconds} s`,
+        );
       } finally {
         await remote.close();
       }
     },
   });
+}
+
+/** `--roots Player,Entities` as well as `--roots Player --roots Entities`. */
+function splitLists(values: string[] | undefined): string[] | undefined {
+  const out = values
+    ?.flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return out && out.length > 0 ? out : undefined;
 }

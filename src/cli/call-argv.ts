@@ -1,20 +1,26 @@
-// `mcphost call`'s argv: positionals, the host's own flags (CALL_FLAGS), and the rest (tool
-// parameters and plugin settings), which src/app/tool-args.ts turns into arguments once the tool's
-// schema is known. After `--` every flag belongs to the tool, whatever its name; `--url` is call's
-// only before the plugin and tool names.
+// `mcphost call`'s argv (and a plugin command's, with its own host flags): positionals, the host's
+// own flags, and the rest (tool parameters and plugin settings), which src/app/tool-args.ts turns
+// into arguments once the tool's schema is known. After `--` every flag belongs to the tool,
+// whatever its name; `--url` is call's only before the plugin and tool names.
 import { UsageError, type RawFlag } from '../app/tool-args.js';
 import { isLogLevel, LOG_LEVELS, type HostLogLevel } from '../lib/logger.js';
-import { CALL_FLAGS, findFlag, type CallFlagName } from './flags.js';
+import { CALL_FLAGS, findFlag, type CallFlagName, type FlagSpec } from './flags.js';
 
-export interface SplitArgv {
+export interface SplitArgv<N extends string = CallFlagName> {
   positionals: string[];
-  host: Map<CallFlagName, string | true>;
+  host: Map<N, string | true>;
   flags: RawFlag[];
 }
 
-/** Separates positionals, the host's own flags, and the rest (tool parameters, plugin settings). */
-export function splitArgv(argv: string[]): SplitArgv {
-  const out: SplitArgv = { positionals: [], host: new Map(), flags: [] };
+/**
+ * Separates positionals, the host's own flags (`table`: call's, or a plugin command's), and the rest
+ * (tool or command parameters, plugin settings).
+ */
+export function splitArgv<T extends FlagSpec = (typeof CALL_FLAGS)[number]>(
+  argv: string[],
+  table: readonly T[] = CALL_FLAGS as readonly FlagSpec[] as readonly T[],
+): SplitArgv<T['name']> {
+  const out: SplitArgv<T['name']> = { positionals: [], host: new Map(), flags: [] };
   let afterDashes = false;
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
@@ -23,7 +29,7 @@ export function splitArgv(argv: string[]): SplitArgv {
       continue;
     }
     const eq = token.indexOf('=');
-    const found = afterDashes ? undefined : findFlag(CALL_FLAGS, eq === -1 ? token : token.slice(0, eq));
+    const found = afterDashes ? undefined : findFlag(table, eq === -1 ? token : token.slice(0, eq));
     const spec = found?.first && out.positionals.length > 0 ? undefined : found;
     if (spec) {
       const inline = eq === -1 ? undefined : token.slice(eq + 1);

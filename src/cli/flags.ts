@@ -53,6 +53,13 @@ export const CALL_FLAGS = [
 
 export type CallFlagName = (typeof CALL_FLAGS)[number]['name'];
 
+/** The host's flags of a plugin's command (`mcphost exile:snapshot`); the rest come from the command's input schema. */
+export const COMMAND_FLAGS = [
+  { name: 'json', description: 'print the result as JSON (on failure {"error": {message, exit}})' },
+  ...GLOBAL_FLAGS,
+  { name: 'help', char: 'h', description: "the command's description and its flags" },
+] as const satisfies readonly FlagSpec[];
+
 /** What oclif needs to show a flag of a table in `--help`. */
 export function flagProps(spec: FlagSpec, helpGroup?: string) {
   return { char: spec.char, description: spec.description, helpGroup, ...(spec.value && { helpValue: `<${spec.value}>` }) };

@@ -1,13 +1,17 @@
 // oclif hook for a command that does not exist: a usage error (exit 1, as every other usage error)
 // with the closest commands, instead of oclif's exit 2 — 2 means "a plugin failed" in mcphost's table.
 // (@oclif/plugin-not-found does the suggesting too, but exits 127 and, on a terminal, offers to run
-// its guess: a different command than the one typed.)
+// its guess: a different command than the one typed.) An id `<plugin>:<command>` outside the host's
+// topics is a plugin's command (Backend.commands): it runs from here, its CLI made from its schema.
 import type { Hook } from '@oclif/core';
+import { pluginCommandId, runPluginCommandCli } from './plugin-command.js';
 import { closest } from '../kit/closest.js';
 import { Exit } from './exit-codes.js';
 
 const hook: Hook<'command_not_found'> = async function (opts) {
   const { bin, topicSeparator } = opts.config;
+  const target = pluginCommandId(opts.id);
+  if (target && !opts.config.findTopic(target.plugin)) return runPluginCommandCli(opts.id, opts.argv ?? [], opts.config);
   const shown = (id: string) => id.replaceAll(':', topicSeparator);
   const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases]);
   const near = closest(opts.id, visible, 2);

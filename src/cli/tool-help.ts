@@ -1,8 +1,10 @@
-// `mcphost call <plugin> <tool> --help`: the tool's description and its generated flags.
+// `mcphost call <plugin> <tool> --help`: the tool's description and its generated flags; and
+// `mcphost <plugin>:<command> --help`, a plugin command's, generated the same way.
 import type { PublishedTool } from '../registry/registry.js';
+import type { JsonSchema } from '../registry/schemas.js';
 import { columns } from './render.js';
 import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
-import { CALL_FLAGS, type FlagSpec } from './flags.js';
+import { CALL_FLAGS, COMMAND_FLAGS, type FlagSpec } from './flags.js';
 
 /** Host flags recognised after the tool name too (all but --url, which must come first). */
 const HOST_NAMES = new Set<string>((CALL_FLAGS as readonly FlagSpec[]).filter((f) => !f.first).map((f) => f.name));
@@ -15,9 +17,54 @@ export function toolHelp(
   width?: number,
   switches: readonly string[] = [],
 ): string {
-  const params = paramShapes(tool.inputSchema);
+  const { usage, rows, flag, toggle } = paramsHelp(tool.inputSchema, HOST_NAMES);
+  const lines = [
+    `${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`,
+    '',
+    tool.def.description,
+    '',
+    'USAGE',
+    `  $ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(),
+  ];
+  if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows, { width }));
+  if (settings.length > 0)
+    lines.push(
+      '',
+      `PLUGIN SETTINGS (set for this call)`,
+      `  ${settings.map((s) => (switches.includes(s) ? toggle(s) : flag(s))).join(', ')}`,
+    );
+  lines.push(
+    '',
+    'HOST FLAGS',
+    hostFlagRows(CALL_FLAGS, width),
+    '',
+    `A parameter or setting named like a host flag (${[...HOST_NAMES].join(', ')}) goes after --.`,
+  );
+  return lines.join('\n');
+}
+
+/** `mcphost <plugin>:<command> --help`: the command's summary and the flags made from its input schema. */
+export function commandHelp(bin: string, id: string, summary: string, input: JsonSchema, width?: number): string {
+  const hostNames = new Set<string>((COMMAND_FLAGS as readonly FlagSpec[]).map((f) => f.name));
+  const { usage, rows } = paramsHelp(input, hostNames);
+  const lines = [summary, '', 'USAGE', `  $ ${bin} ${id} ${usage}`.trimEnd()];
+  if (rows.length > 0) lines.push('', 'FLAGS', columns(rows, { width }));
+  lines.push('', 'HOST FLAGS', hostFlagRows(COMMAND_FLAGS, width));
+  return lines.join('\n');
+}
+
+function hostFlagRows(specs: readonly FlagSpec[], width?: number): string {
+  return columns(
+    specs.map((f) => [`  ${f.char ? `-${f.char}, ` : ''}--${f.name}${f.value ? ` <${f.value}>` : ''}`, f.description]),
+    { width },
+  );
+}
+
+/** The usage line and the rows of a schema's parameters (a name taken by a host flag goes after `--`). */
+function paramsHelp(schema: JsonSchema, hostNames: ReadonlySet<string>) {
+  const params = paramShapes(schema);
   // A parameter or setting named like a host flag is only reachable after `--`.
-  const flag = (name: string) => (HOST_NAMES.has(kebab(name)) ? `-- --${kebab(name)}` : `--${kebab(name)}`);
+  const flag = (name: string) => (hostNames.has(kebab(name)) ? `-- --${kebab(name)}` : `--${kebab(name)}`);
   // A switch is `--x` or `--no-x` (gh, npm and oclif show it as --[no-]x).
   const toggle = (name: string) => flag(name).replace(/--(\S+)$/, '--[no-]$1');
   const isSwitch = (p: (typeof params)[number]) => p.kinds.has('boolean') && [...p.kinds].every((k) => k === 'boolean' || k === 'null');
@@ -40,33 +87,5 @@ export function toolHelp(
       `${p.description ?? ''}${notes ? ` (${notes})` : ''}`,
     ];
   });
-  const lines = [
-    `${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`,
-    '',
-    tool.def.description,
-    '',
-    'USAGE',
-    `  $ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(),
-  ];
-  if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows, { width }));
-  if (settings.length > 0)
-    lines.push(
-      '',
-      `PLUGIN SETTINGS (set for this call)`,
-      `  ${settings.map((s) => (switches.includes(s) ? toggle(s) : flag(s))).join(', ')}`,
-    );
-  lines.push(
-    '',
-    'HOST FLAGS',
-    columns(
-      (CALL_FLAGS as readonly FlagSpec[]).map((f) => [
-        `  ${f.char ? `-${f.char}, ` : ''}--${f.name}${f.value ? ` <${f.value}>` : ''}`,
-        f.description,
-      ]),
-      { width },
-    ),
-    '',
-    `A parameter or setting named like a host flag (${[...HOST_NAMES].join(', ')}) goes after --.`,
-  );
-  return lines.join('\n');
+  return { usage, rows, flag, toggle };
 }

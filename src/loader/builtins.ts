@@ -11,10 +11,11 @@ function entryIn(folder: string): string | undefined {
   return ['index.js', 'index.ts'].map((f) => path.join(folder, f)).find((f) => existsSync(f));
 }
 
+/** The plugin folders with an entry; a folder starting with `_` (plugins/_template) is not a plugin. */
 export function builtinNames(root = BUILTIN_ROOT): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && entryIn(path.join(root, d.name)) !== undefined)
+    .filter((d) => d.isDirectory() && !d.name.startsWith('_') && entryIn(path.join(root, d.name)) !== undefined)
     .map((d) => d.name)
     .sort();
 }

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Call from '../../src/commands/call.js';
 import ConfigCommand from '../../src/commands/config.js';
 import Doctor from '../../src/commands/doctor.js';
-import ExileSnapshot from '../../src/commands/exile/snapshot.js';
 import Prompts from '../../src/commands/prompts.js';
 import Read from '../../src/commands/read.js';
 import Resources from '../../src/commands/resources.js';
@@ -17,7 +16,8 @@ import Tools from '../../src/commands/tools.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { approve } from '../helpers/trust.js';
-import { runCommand, type CommandRun } from './run-command.js';
+import { runPluginCommandCli } from '../../src/cli/plugin-command.js';
+import { runCommand, runInProcess, type CommandRun } from './run-command.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LAB = path.join(here, 'fixtures/lab/index.js');
@@ -209,8 +209,23 @@ describe('serve', () => {
 
 describe('exile:snapshot', () => {
   it('exits 1 without --out, and says so in JSON too', async () => {
-    const r = await run(ExileSnapshot, ['--json']);
+    // Made from the exile plugin's zod input (plugins/exile/record-command.ts), as bin/run.js makes it.
+    const r = await runInProcess({ cwd: t.dir }, (config) => runPluginCommandCli('exile:snapshot', ['--json'], config));
     expect(r.exitCode).toBe(1);
-    expect(compactError(r).message).toContain('--out is required');
+    expect(compactError(r).message).toBe('--out is required: snapshot file to write (absolute, or relative to the working directory)');
+  });
+
+  it('exits 1 naming the flag for a value of the wrong type or out of range, and for a flag it does not have', async () => {
+    const snapshot = (argv: string[]) => runInProcess({ cwd: t.dir }, (config) => runPluginCommandCli('exile:snapshot', argv, config));
+    const typed = await snapshot(['--out', 'x.json', '--depth', 'deep', '--json']);
+    expect([typed.exitCode, compactError(typed).message]).toEqual([1, '--depth expects an integer, got "deep"']);
+    const range = await snapshot(['--out', 'x.json', '--depth', '99', '--json']);
+    expect(range.exitCode).toBe(1);
+    expect(compactError(range).message).toMatch(/^depth: .*32/);
+    const unknown = await snapshot(['--out', 'x.json', '--max-call', '5']);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^Error: unknown flag --max-call for exile:snapshot \(did you mean --max-calls\?\); valid flags: --out, --roots/,
+    );
   });
 });

@@ -36,3 +36,20 @@ describe('import direction', () => {
     expect(await restricted('src/commands/probe.ts', "export { x } from '../cli/render.js';\n")).toEqual([]);
   });
 });
+
+describe('no plugin named in src/', () => {
+  const named = async (file: string) => {
+    const [result] = await eslint.lintText('export const x = 1;\n', { filePath: path.join(REPO, file) });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it('refuses a file or folder under src/ named for a built-in plugin (src/commands/exile/snapshot.ts was one)', async () => {
+    for (const file of ['src/commands/exile/snapshot.ts', 'src/commands/pob/build.ts', 'src/app/godot.ts', 'src/cli/unreal-help.ts'])
+      expect(await named(file), file).toEqual([expect.stringContaining('src/ names no plugin')]);
+  });
+
+  it('lets the host keep its own folders, and a plugin its own files', async () => {
+    for (const file of ['src/commands/servers/import.ts', 'src/cli/plugin-command.ts', 'plugins/exile/record-command.ts'])
+      expect(await named(file), file).toEqual([]);
+  });
+});

@@ -75,7 +75,9 @@ describe('mcphost exile:snapshot', () => {
   afterAll(() => hud?.stop());
 
   it('records the replica HUD into a file that answers as the HUD does, within its budget, and says what the budget cut', async () => {
-    const result = await runCli(['exile:snapshot', '--out', 'recorded.json', '--url', hud.url, '--max-calls', '60'], {
+    // The roots given both ways the flag takes them (comma-separated, repeated): the default set, in order.
+    const roots = ['--roots', 'GameController,Player,Entities', '--roots', 'IngameState,IngameUi,Camera'];
+    const result = await runCli(['exile:snapshot', '--out', 'recorded.json', ...roots, '--url', hud.url, '--max-calls', '60'], {
       cwd: dir.dir,
       timeout: 60_000,
     });
