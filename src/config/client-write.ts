@@ -38,6 +38,8 @@ export function putClientServer(
     );
   }
   if (!isPlainObject(config)) throw new ConfigError(`Cannot update ${file}: expected an object at the top level`, [], file);
+  if (shape.format !== 'json' && config[shape.key] !== undefined && !isPlainObject(config[shape.key]))
+    throw new ConfigError(`Cannot update ${file}: "${shape.key}" is not an object; fix it or add the entry by hand`, [], file);
   const servers = isPlainObject(config[shape.key]) ? config[shape.key] : {};
   const outcome = name in (servers as object) ? 'replaced' : 'added';
   writeFileAtomic(file, render(text, config, name, entry, shape, file));

@@ -176,6 +176,8 @@ describe('mcphost connect: VS Code, Zed, Windsurf, Codex', () => {
       new RegExp(`Cannot update ${file.replace(/[.]/g, '\\.')}: it is not valid JSONC`),
     );
     expect(readFileSync(file, 'utf8')).toBe('{ "servers": { ');
+    writeFileSync(file, '{ "servers": [] }');
+    await expect(connectClient({ ...base, client: 'vscode' })).rejects.toThrow(/"servers" is not an object/);
   });
 });
 
