@@ -14,10 +14,10 @@ import {
   type HealthReport,
   type ToolResult,
 } from '../../src/backend/index.js';
-import type { ExileProvider } from './provider.js';
+import type { ExileProvider, ProviderCallContext } from './provider.js';
 import { recordCommand } from './record-command.js';
 import { createRemoteProvider, type HudTool, type RemoteProvider } from './remote.js';
-import { evalInput, exploreInput, queryInput } from './schemas.js';
+import { evalInput, exploreInput, queryInput, type EvalArgs, type ExploreArgs, type QueryArgs } from './schemas.js';
 
 const configSchema = z.object({
   url: z
@@ -36,6 +36,8 @@ const configSchema = z.object({
 });
 
 type Config = z.output<typeof configSchema>;
+type HudArgs = { explore: ExploreArgs; eval: EvalArgs; query: QueryArgs };
+type LocalTools = { [K in HudTool]: (args: HudArgs[K], ctx: ProviderCallContext) => Promise<unknown> };
 
 /** A snapshot provider's data rendered as a result: an object as structured content, anything else as text. */
 function render(data: unknown): ToolResult {
@@ -55,13 +57,16 @@ export default function exile(): Backend<Config> {
     return openSnapshotProvider(snapshot, { timeBudgetMs, workers: Math.min(workers, threads) });
   }
 
-  async function run(tool: HudTool, args: never, ctx: CallContext<Config>): Promise<ToolResult> {
+  /** `K` ties a tool's name to its arguments, so `local[tool]` is called with the right ones (TS 4.6's correlated unions). */
+  async function run<K extends HudTool>(tool: K, args: HudArgs[K], ctx: CallContext<Config>): Promise<ToolResult> {
     const p = provider!;
     if (isRemote(p)) return p.call(tool, args, ctx);
-    return render(await p[tool](args, ctx));
+    const local: LocalTools = p;
+    return render(await local[tool](args, ctx));
   }
 
   const annotations = { readOnlyHint: true, openWorldHint: false };
+  const tool = defineTool<Config>();
 
   return defineBackend<Config>({
     name: 'exile',
@@ -70,7 +75,7 @@ export default function exile(): Backend<Config> {
     configSchema,
     env: { url: 'EXILE_URL', snapshot: 'EXILE_SNAPSHOT', timeBudgetMs: 'EXILE_TIME_BUDGET_MS', workers: 'EXILE_WORKERS' },
     tools: [
-      defineTool<Config, typeof exploreInput>({
+      tool({
         name: 'explore',
         title: 'Explore the game-object graph',
         description:
@@ -78,9 +83,9 @@ export default function exile(): Backend<Config> {
           '(GameController, Player, Entities, IngameState, IngameUi, Camera, Files, Memory). Returns path, type, value, members[] and methods[].',
         input: exploreInput,
         annotations,
-        handler: (args, ctx) => run('explore', args as never, ctx),
+        handler: (args, ctx) => run('explore', args, ctx),
       }),
-      defineTool<Config, typeof evalInput>({
+      tool({
         name: 'eval',
         title: 'Evaluate an expression',
         description:
@@ -88,9 +93,9 @@ export default function exile(): Backend<Config> {
           '(Player.GetComponent<Life>().CurHP) and ?. null-safe access.',
         input: evalInput,
         annotations,
-        handler: (args, ctx) => run('eval', args as never, ctx),
+        handler: (args, ctx) => run('eval', args, ctx),
       }),
-      defineTool<Config, typeof queryInput>({
+      tool({
         name: 'query',
         title: 'Query a collection (Dynamic LINQ)',
         description:
@@ -98,7 +103,7 @@ export default function exile(): Backend<Config> {
           'select "new { Id, RenderName }", orderBy "Distance", then take / skip.',
         input: queryInput,
         annotations,
-        handler: (args, ctx) => run('query', args as never, ctx),
+        handler: (args, ctx) => run('query', args, ctx),
       }),
     ],
     commands: { snapshot: recordCommand() },

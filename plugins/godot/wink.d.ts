@@ -5,7 +5,8 @@ declare module 'wink-porter2-stemmer' {
 }
 
 declare module 'wink-bm25-text-search' {
-  type PrepTask = (input: any) => any;
+  /** wink chains the tasks; the one task given here turns a field's text into its tokens. */
+  type PrepTask = (text: string) => string[];
   export interface BM25 {
     defineConfig(config: {
       fldWeights: Record<string, number>;

@@ -14,10 +14,11 @@ export type ProviderFor = (ctx: CallContext<ImHexConfig>) => Promise<ImHexProvid
 
 const call = (ctx: CallContext<ImHexConfig>): ProviderCall => ({ signal: ctx.signal, progress: ctx.progress, client: ctx.client });
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const tool = defineTool<ImHexConfig>();
 
 export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
   return [
-    defineTool<ImHexConfig, typeof inputs.getSelection>({
+    tool({
       name: 'get_selection',
       title: 'Get selection',
       description: 'The current selection: start_offset, size and end_offset (inclusive); nulls and size 0 when nothing is selected.',
@@ -29,7 +30,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured(s, selectionText(s));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.setSelection>({
+    tool({
       name: 'set_selection',
       title: 'Set selection',
       description: 'Selects size bytes starting at start_offset (size 0 clears the selection).',
@@ -43,7 +44,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured(r, setSelectionText(r.start_offset, r.size));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.readBytes>({
+    tool({
       name: 'read_bytes',
       title: 'Read bytes',
       description: 'Reads count bytes at offset as lowercase hex (hex_data); bytes_read is less than count at the end of the data.',
@@ -57,7 +58,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured(r, readText(r));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.writeBytes>({
+    tool({
       name: 'write_bytes',
       title: 'Write bytes',
       description:
@@ -73,7 +74,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured(r, writeText(r.offset, r.bytes_written));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.search>({
+    tool({
       name: 'search',
       title: 'Search bytes',
       description:
@@ -91,7 +92,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured(r, searchText(parsed.text, r));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.getOffsetInfo>({
+    tool({
       name: 'get_offset_info',
       title: 'Offset info and data inspector',
       description:
@@ -109,7 +110,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         return structured({ ...info, inspector }, offsetInfoText(info, inspector));
       },
     }),
-    defineTool<ImHexConfig, typeof inputs.hexdump>({
+    tool({
       name: 'hexdump',
       title: 'Hex dump',
       description: 'A classic dump of count bytes at offset, 16 per line with offsets and an ASCII column (the layout of xxd).',

@@ -22,7 +22,7 @@ export default function createPobBackend(): Backend<PobConfig> {
     configSchema,
     env: configEnv,
     tools: (ctx) => {
-      const tools: ToolDef<PobConfig, any>[] = [...xmlTools];
+      const tools: ToolDef<PobConfig>[] = [...xmlTools];
       if (ctx.config.lua.enabled) {
         tools.push(...luaTools(ctx.config, () => poolOf(ctx)));
         // For monitoring (GET /metrics: mcphost_pob_queue_length); 0 until the pool exists.

@@ -23,8 +23,9 @@ const reads = { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
 const edits = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 const tool = (name: string) => `pob_lua_${name}`;
+const luaTool = defineTool<PobConfig>();
 
-export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<PobConfig, any>[] {
+export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<PobConfig>[] {
   // A call may start a worker, load its build from the store, run, and export what it changed.
   const timeoutMs = config.startTimeoutMs + config.loadTimeoutMs + config.timeoutMs * 2;
   /** One action of PoB's protocol on the call's build. */
@@ -37,7 +38,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
     ({ build_id, ...params }: { build_id?: string } & Record<string, unknown>, ctx: LuaContext) =>
       onBuild(getPool(), ctx, tool(name), { build_id, mutates: true, run: (w) => w.call(name, params, tool(name)) });
   const tools = [
-    defineTool({
+    luaTool({
       name: 'lua_start',
       title: 'Start PoB',
       description:
@@ -57,7 +58,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         return { ...pool.status(), version };
       },
     }),
-    defineTool({
+    luaTool({
       name: 'lua_stop',
       title: 'Stop PoB',
       description:
@@ -71,7 +72,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         return pool.mode === 'tcp' ? { stopped: false, disconnected: was } : { stopped: was };
       },
     }),
-    defineTool({
+    luaTool({
       name: 'lua_load_build',
       title: 'Load a build into PoB',
       description:
@@ -89,7 +90,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: edits,
       handler: (args, ctx) => loadTool(getPool(), ctx, args),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_get_stats',
       title: 'PoB stats',
       description: "PoB's computed stats of the loaded build: every numeric stat (600-700), or the named fields.",
@@ -102,7 +103,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       handler: ({ build_id, fields: f, display }, ctx) =>
         read('get_stats')({ build_id, ...(f ? { fields: f } : {}), ...(display ? { display } : {}) }, ctx),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_get_tree',
       title: 'PoB passive tree',
       description:
@@ -111,7 +112,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: reads,
       handler: read('get_tree'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_set_tree',
       title: 'Replace the passive tree',
       description: 'Sets the exact allocated node set (and class, ascendancy, masteries), recalculates, and reports what changed.',
@@ -137,7 +138,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: edits,
       handler: edit('set_tree'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_update_tree_delta',
       title: 'Edit the passive tree',
       description:
@@ -156,7 +157,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: edits,
       handler: edit('update_tree_delta'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_calc_with',
       title: 'What-if calculation',
       description:
@@ -173,7 +174,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: reads,
       handler: read('calc_with'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_export_build',
       title: 'Export the build',
       description: 'The loaded build as PoB saves it (XML with recomputed <PlayerStat> values) and as a share code.',
@@ -188,7 +189,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         );
       },
     }),
-    defineTool({
+    luaTool({
       name: 'lua_get_build_info',
       title: 'Build info',
       description:
@@ -197,7 +198,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: reads,
       handler: read('get_build_info'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_set_level',
       title: 'Set character level',
       description: 'Sets the character level (1-100), recalculates, and reports what changed.',
@@ -205,7 +206,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: edits,
       handler: edit('set_level'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_get_config',
       title: 'Build configuration',
       description: "The loaded build's configuration inputs (PoB's Configuration tab) and placeholders.",
@@ -213,7 +214,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       annotations: reads,
       handler: read('get_config'),
     }),
-    defineTool({
+    luaTool({
       name: 'lua_set_config',
       title: 'Change configuration',
       description:
@@ -235,7 +236,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         return edit('set_config')({ build_id, input: set, clear, ...(f ? { fields: f } : {}) }, ctx);
       },
     }),
-    defineTool({
+    luaTool({
       name: 'lua_verify_build',
       title: 'Check PoB parity',
       description:
@@ -254,6 +255,6 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       },
     }),
   ];
-  for (const tool of tools) (tool as ToolDef).timeoutMs = timeoutMs;
-  return tools as ToolDef<PobConfig, any>[];
+  for (const def of tools) def.timeoutMs = timeoutMs;
+  return tools;
 }

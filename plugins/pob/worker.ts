@@ -155,7 +155,7 @@ export class PobWorker {
   }
 
   /** Runs one action of mcphost's protocol and returns its result; a failure is a ToolError carrying PoB's code. */
-  async call<T = any>(action: string, params: Record<string, unknown>, tool: string): Promise<T> {
+  async call<T = unknown>(action: string, params: Record<string, unknown>, tool: string): Promise<T> {
     const dialect = await this.prepare(tool);
     if (dialect === 'pob-api') {
       const send = async (name: string, p: Record<string, unknown> = {}): Promise<Answer> => {

@@ -21,14 +21,17 @@ import {
 /** -32601: the editor's /mcp does not implement the method (the seed's older builds serve resources on /-/ only). */
 const notOffered = (error: unknown) => (error as { code?: unknown })?.code === -32601;
 
-const baseOf = (ctx: BackendContext<any>) => editorBase((ctx.config as { url: string }).url);
+/** The part of unreal's config this leg reads. */
+type UmsSettings = { url: string };
+
+const baseOf = (ctx: BackendContext<UmsSettings>) => editorBase(ctx.config.url);
 
 export type UmsLeg = ReturnType<typeof umsLeg>;
 
 export function umsLeg() {
   const queue = new EditorQueue();
   const stopping = new AbortController();
-  const up = createMirroredBackend({
+  const up = createMirroredBackend<UmsSettings>({
     name: 'unreal',
     client: (ctx) => ({
       label: `Unreal Editor at ${baseOf(ctx)}`,
@@ -68,7 +71,7 @@ export function umsLeg() {
   return {
     up,
     queue,
-    async tools(ctx: BackendContext<any>): Promise<ToolDef[]> {
+    async tools(ctx: BackendContext<UmsSettings>): Promise<ToolDef[]> {
       return (await up.tools(ctx)).map((def) => ({
         ...def,
         handler: (args, call) =>
@@ -78,12 +81,12 @@ export function umsLeg() {
     prompts: up.prompts,
     resources: up.resources,
     resourceTemplates: up.resourceTemplates,
-    start: (ctx: BackendContext<any>) => up.start(ctx),
+    start: (ctx: BackendContext<UmsSettings>) => up.start(ctx),
     async stop() {
       stopping.abort(new Error('mcphost is shutting down'));
       await up.stop();
     },
-    async health(ctx: BackendContext<any>): Promise<HealthReport> {
+    async health(ctx: BackendContext<UmsSettings>): Promise<HealthReport> {
       const base = baseOf(ctx);
       const client = up.ensure(ctx).client;
       // GET /health decides where the editor serves it; the released plugin does not (404), and an

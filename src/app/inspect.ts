@@ -179,6 +179,9 @@ export interface BackendListing {
   error?: string;
 }
 
+/** What a backend module may export (README "Writing a backend"): a backend, or a factory of one. */
+type Exports = { default?: unknown; backend?: unknown };
+
 /** Built-in and installed backends, each imported to read its version. */
 export async function listBackends(installed: InstalledPackage[], root = BUILTIN_ROOT): Promise<BackendListing[]> {
   const entries = [
@@ -193,10 +196,11 @@ export async function listBackends(installed: InstalledPackage[], root = BUILTIN
   return Promise.all(
     entries.map(async (e): Promise<BackendListing> => {
       try {
-        const mod = e.kind === 'installed' ? ((await importOutside(e.location)) as any) : await import(pathToFileURL(e.location).href);
+        const mod = (e.kind === 'installed' ? await importOutside(e.location) : await import(pathToFileURL(e.location).href)) as Exports;
         let backend = mod.default ?? mod.backend;
         if (typeof backend === 'function') backend = await backend();
-        return { ...e, version: backend?.version, description: backend?.description };
+        const { version, description } = (backend ?? {}) as { version?: string; description?: string };
+        return { ...e, version, description };
       } catch (error) {
         return { ...e, error: (error as Error).message };
       }

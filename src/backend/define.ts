@@ -1,5 +1,12 @@
 // Type-only helpers: they return their argument unchanged and exist so authors get inference
 // (a tool's handler sees its parsed arguments) without writing the generics themselves.
+//
+// TypeScript infers all of a call's type arguments or none, so `defineTool<Config>({...})` would
+// leave the schema at its default and the handler's arguments `unknown`. The curried form fixes the
+// config first and infers the schema in the second call (as zod's and tRPC's builders do):
+//   const tool = defineTool<GodotConfig>();
+//   tool({ name, input: z.object({ q: z.string() }), handler: (args, ctx) => ... }) // args: { q: string }
+// The one-call form `defineTool({...})` (both inferred) stays for authors who need no config type.
 import * as z from 'zod';
 import type { Backend, CommandDef, PromptDef, ToolDef } from './types.js';
 
@@ -7,16 +14,31 @@ export function defineBackend<C>(backend: Backend<C>): Backend<C> {
   return backend;
 }
 
-export function defineTool<C = any, S extends z.ZodType = z.ZodType>(tool: ToolDef<C, S>): ToolDef<C, S> {
-  return tool;
+type ToolOf<C> = <S extends z.ZodType>(tool: ToolDef<C, S>) => ToolDef<C, S>;
+type PromptOf<C> = <S extends z.ZodType>(prompt: PromptDef<C, S>) => PromptDef<C, S>;
+type CommandOf<C> = <S extends z.ZodType>(command: CommandDef<C, S>) => CommandDef<C, S>;
+
+const same = <T>(def: T): T => def;
+
+/** `defineTool<Config>()` returns a `defineTool` with the config type fixed and the schema inferred. */
+export function defineTool<C>(): ToolOf<C>;
+export function defineTool<C, S extends z.ZodType>(tool: ToolDef<C, S>): ToolDef<C, S>;
+export function defineTool<C, S extends z.ZodType>(tool?: ToolDef<C, S>): ToolDef<C, S> | ToolOf<C> {
+  return tool ?? same;
 }
 
-export function definePrompt<C = any, S extends z.ZodType = z.ZodType>(prompt: PromptDef<C, S>): PromptDef<C, S> {
-  return prompt;
+/** `definePrompt<Config>()` returns a `definePrompt` with the config type fixed and the schema inferred. */
+export function definePrompt<C>(): PromptOf<C>;
+export function definePrompt<C, S extends z.ZodType>(prompt: PromptDef<C, S>): PromptDef<C, S>;
+export function definePrompt<C, S extends z.ZodType>(prompt?: PromptDef<C, S>): PromptDef<C, S> | PromptOf<C> {
+  return prompt ?? same;
 }
 
-export function defineCommand<C = any, S extends z.ZodType = z.ZodType>(command: CommandDef<C, S>): CommandDef<C, S> {
-  return command;
+/** `defineCommand<Config>()` returns a `defineCommand` with the config type fixed and the schema inferred. */
+export function defineCommand<C>(): CommandOf<C>;
+export function defineCommand<C, S extends z.ZodType>(command: CommandDef<C, S>): CommandDef<C, S>;
+export function defineCommand<C, S extends z.ZodType>(command?: CommandDef<C, S>): CommandDef<C, S> | CommandOf<C> {
+  return command ?? same;
 }
 
 /**

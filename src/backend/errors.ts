@@ -32,3 +32,51 @@ export class NotFoundError extends ToolError {
 export function isToolError(error: unknown): error is ToolError {
   return error instanceof Error && typeof (error as ToolError).code !== 'undefined' && 'data' in error;
 }
+
+const REQUEST_ERROR = Symbol.for('mcphost.RequestError');
+
+/**
+ * Refuses the request itself: answered as a JSON-RPC error with this `code` (and `data`), not as a
+ * tool error result. For what the protocol defines as such — a missing client capability (-32021,
+ * MissingCapabilityError), invalid params (-32602). Anything a tool merely failed to do is a ToolError.
+ */
+export class RequestError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+  readonly [REQUEST_ERROR] = true;
+  constructor(code: number, message: string, options: { data?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'RequestError';
+    this.code = code;
+    this.data = options.data;
+  }
+}
+
+/** The client did not declare what this request needs (MCP's MissingRequiredClientCapability, -32021). */
+export class MissingCapabilityError extends RequestError {
+  constructor(required: Record<string, unknown>, message?: string) {
+    const names = Object.keys(required).join(', ');
+    super(-32021, message ?? `the client did not declare the ${names} capability this request needs`, {
+      data: { requiredCapabilities: required },
+    });
+    this.name = 'MissingCapabilityError';
+  }
+}
+
+/** True for a RequestError, also one from another copy of this module (a plugin's own). */
+export function isRequestError(error: unknown): error is RequestError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as Record<symbol, unknown>)[REQUEST_ERROR] === true &&
+    typeof (error as RequestError).code === 'number'
+  );
+}
+
+/** A resource whose backend cannot report its changes (resources/subscribe is refused for it). */
+export class NotWatchableError extends Error {
+  constructor(uri: string) {
+    super(`resource ${uri.slice(0, 200)} cannot report updates: its backend does not watch it (read it again instead)`);
+    this.name = 'NotWatchableError';
+  }
+}

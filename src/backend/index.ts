@@ -5,12 +5,19 @@ export type {
   BackendContext,
   BackendFactory,
   CallContext,
+  ClientCapabilities,
   ClientInfo,
+  ClientLogLevel,
   ClientTransport,
   CommandDef,
   ContentBlock,
+  ElicitAnswer,
+  ElicitParams,
   FileAccess,
   HealthReport,
+  InputAnswers,
+  InputRequest,
+  InputRequiredResult,
   JsonSchemaInput,
   Listing,
   ListKind,
@@ -24,12 +31,16 @@ export type {
   ResourceContents,
   ResourceDef,
   ResourceListing,
+  ResourceSubscribe,
   ResourceTemplateDef,
+  Root,
+  SampleAnswer,
+  SampleParams,
   ToolAnnotations,
   ToolDef,
   ToolHandler,
   ToolResult,
 } from './types.js';
 export { configPath, defineBackend, defineCommand, definePrompt, defineTool } from './define.js';
-export { NotFoundError, ToolError, UnavailableError, isToolError } from './errors.js';
-export { structured, text } from './result.js';
+export { MissingCapabilityError, NotFoundError, RequestError, ToolError, UnavailableError, isRequestError, isToolError } from './errors.js';
+export { inputRequired, isInputRequired, structured, text } from './result.js';

@@ -84,6 +84,85 @@ export interface ClientInfo {
    * the client goes away (its session closes); a value with a `dispose()` method is told then.
    */
   state<T>(key: string, create: () => T): T;
+  /**
+   * What the client declared it can do (`elicitation`, `sampling`, `roots`, `extensions`, …): at
+   * `initialize` for a 2025-era client, on each request for a 2026-era one; `{}` for a one-shot
+   * command. `ctx.elicit`, `ctx.sample` and `ctx.listRoots` check it themselves.
+   */
+  readonly capabilities: ClientCapabilities;
+}
+
+/** A client's declared capabilities, as MCP sends them (only the keys mcphost reads are typed). */
+export interface ClientCapabilities {
+  elicitation?: { form?: object; url?: object; [key: string]: unknown };
+  sampling?: { tools?: object; context?: object; [key: string]: unknown };
+  roots?: { listChanged?: boolean; [key: string]: unknown };
+  extensions?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** `elicitation/create` parameters: a form (`requestedSchema`) or, with `mode: 'url'`, a page to open. */
+export type ElicitParams =
+  | { mode?: 'form'; message: string; requestedSchema: Record<string, unknown>; [key: string]: unknown }
+  | { mode: 'url'; message: string; url: string; elicitationId?: string; [key: string]: unknown };
+
+/** What the client answered an elicitation with. */
+export interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** `sampling/createMessage` parameters (messages, maxTokens, …) as MCP defines them. */
+export interface SampleParams {
+  messages: Array<{ role: 'user' | 'assistant'; content: unknown }>;
+  maxTokens: number;
+  [key: string]: unknown;
+}
+
+/** What the client's model answered. */
+export interface SampleAnswer {
+  role: 'assistant' | 'user';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+/** MCP's log levels, from least to most severe. */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** One request a call needs the client to answer before it can go on (protocol revision 2026-07-28, SEP-2322). */
+export interface InputRequest {
+  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  params?: Record<string, unknown>;
+}
+
+/**
+ * "Ask the client first": what a handler returns instead of a result when it needs answers (a
+ * multi-round-trip request, SEP-2322). The host sends the requests to the client — embedded in the
+ * answer for a 2026-era client, as real requests for a 2025-era one — and calls the handler again
+ * with `ctx.input.responses` (keyed as here) and `ctx.input.state` (this `requestState`, returned
+ * unchanged: the host seals it, so a client cannot alter it). Build it with `inputRequired()`.
+ */
+export interface InputRequiredResult {
+  resultType: 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  /** Anything JSON: what the handler needs to remember between rounds. */
+  requestState?: unknown;
+}
+
+/** The answers of a retried multi-round-trip request (see InputRequiredResult). */
+export interface InputAnswers {
+  /** The client's answers, keyed as the handler asked; only this round's. */
+  responses: Record<string, unknown>;
+  /** The `requestState` the handler returned last round. */
+  state?: unknown;
 }
 
 /**
@@ -114,6 +193,24 @@ export interface CallContext<C = unknown> extends BackendContext<C> {
   progress(update: ProgressUpdate): void;
   /** The caller's trace context, when its request carried one: pass it on to what the call reaches. */
   trace?: TraceContext;
+  /**
+   * Sends a log message to the client (`notifications/message`), if it asked for that level (a
+   * 2025-era client with `logging/setLevel`, a 2026-era one per request). Not stderr: that is `logger`.
+   */
+  log(level: ClientLogLevel, data: unknown, logger?: string): void;
+  /**
+   * Asks the user, through the client: a form (`requestedSchema`) or a URL to open (`mode: 'url'`).
+   * Throws MissingCapabilityError when the client did not declare elicitation (in that mode). A
+   * 2025-era client gets the request at once; for a 2026-era client the call is paused and the client
+   * answers on its next request (or through `tasks/update` when the call runs as a task).
+   */
+  elicit(params: ElicitParams): Promise<ElicitAnswer>;
+  /** Asks the client's model for a completion (`sampling/createMessage`); like `elicit` otherwise. */
+  sample(params: SampleParams): Promise<SampleAnswer>;
+  /** The client's roots (`roots/list`); like `elicit` otherwise. */
+  listRoots(): Promise<{ roots: Root[] }>;
+  /** Set when the client retried a request this handler answered with `inputRequired(…)`. */
+  input?: InputAnswers;
 }
 
 export interface ToolAnnotations {
@@ -144,14 +241,19 @@ export interface JsonSchemaInput {
   jsonSchema: Record<string, unknown>;
 }
 
+// Callbacks that take the config or the parsed arguments are typed through a method signature
+// (`{ m(...): R }['m']`, as React types its event handlers): TypeScript compares those bivariantly,
+// so a `ToolDef<GodotConfig, typeof schema>` still fits where the host keeps `ToolDef<unknown>`
+// (every backend as `Backend<unknown>`, every tool with any schema) without `any`. Authors get the
+// narrow types from `defineTool<Config>()`.
 /**
  * A handler returns a `ToolResult` (recognised by its `content` array), a string (sent as text) or
  * any other JSON value (a plain object becomes `structuredContent`; every value is also sent as
  * JSON text so clients without structured-content support see it).
  */
-export type ToolHandler<A, C> = (args: A, ctx: CallContext<C>) => unknown | Promise<unknown>;
+export type ToolHandler<A, C> = { handler(args: A, ctx: CallContext<C>): unknown | Promise<unknown> }['handler'];
 
-export interface ToolDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface ToolDef<C = unknown, S extends z.ZodType = z.ZodType> {
   /** Plugin-local name; published as `<plugin>_<name>` unless it already starts with `<plugin>_`. */
   name: string;
   title?: string;
@@ -162,6 +264,13 @@ export interface ToolDef<C = any, S extends z.ZodType = z.ZodType> {
   annotations?: ToolAnnotations;
   /** Overrides the host and plugin timeout for this tool. */
   timeoutMs?: number;
+  /**
+   * Whether a call may run as a task (the tasks extension, SEP-2663) for a client that declared it:
+   * `optional` — a call that has not finished within a moment becomes a task the client polls;
+   * `required` — always a task, and a client without the extension is refused (-32021).
+   * Without it the call is answered when done.
+   */
+  task?: 'optional' | 'required';
   handler: ToolHandler<z.output<S>, C>;
 }
 
@@ -176,7 +285,7 @@ export interface ResourceContents {
 /** A read returns `{ contents }`, a string (text with the resource's mimeType) or a JSON value. */
 export type ReadResult = { contents: ResourceContents[] } | string | unknown;
 
-export interface ResourceDef<C = any> {
+export interface ResourceDef<C = unknown> {
   uri: string;
   name: string;
   title?: string;
@@ -188,7 +297,19 @@ export interface ResourceDef<C = any> {
    */
   passThrough?: boolean;
   read(uri: string, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
+  /** Watches the resource for clients that subscribed to it (see ResourceSubscribe). */
+  subscribe?: ResourceSubscribe<C>;
 }
+
+/**
+ * Starts watching `uri` for its subscribers: call `changed()` whenever its content changes; return
+ * what stops the watch (called when the last subscriber goes). Without it, subscribing is refused.
+ */
+export type ResourceSubscribe<C = any> = (
+  uri: string,
+  changed: () => void,
+  ctx: BackendContext<C>,
+) => (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
 
 export interface ResourceListing {
   uri: string;
@@ -198,7 +319,7 @@ export interface ResourceListing {
   mimeType?: string;
 }
 
-export interface ResourceTemplateDef<C = any> {
+export interface ResourceTemplateDef<C = unknown> {
   /** RFC 6570 template, e.g. `godot://class/{name}` or `godot://search{?q,kind}`. */
   uriTemplate: string;
   name: string;
@@ -208,13 +329,15 @@ export interface ResourceTemplateDef<C = any> {
   /** Concrete resources this template stands for, merged into `resources/list`. */
   list?(ctx: BackendContext<C>): ResourceListing[] | Promise<ResourceListing[]>;
   /** Argument completion, keyed by template variable. */
-  complete?: Record<string, (value: string, ctx: BackendContext<C>) => string[] | Promise<string[]>>;
+  complete?: Record<string, { complete(value: string, ctx: BackendContext<C>): string[] | Promise<string[]> }['complete']>;
   /**
    * The URI is handed as-is to a server that matches it itself (a mounted MCP server): a `{var}`
    * may then hold `/`, and a URI whose scheme only this backend publishes is read here too.
    */
   passThrough?: boolean;
   read(uri: string, variables: Record<string, string | string[]>, ctx: CallContext<C>): ReadResult | Promise<ReadResult>;
+  /** Watches a resource of this template for its subscribers (see ResourceSubscribe). */
+  subscribe?: ResourceSubscribe<C>;
 }
 
 export interface PromptMessage {
@@ -227,14 +350,17 @@ export interface PromptResult {
   messages: PromptMessage[];
 }
 
-export interface PromptDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface PromptDef<C = unknown, S extends z.ZodType = z.ZodType> {
   name: string;
   title?: string;
   description?: string;
   /** zod object schema of the arguments; every value is a string on the wire. */
   args?: S;
-  /** Returns the messages, or a string sent as one user message. */
-  get(args: z.output<S>, ctx: CallContext<C>): PromptResult | string | Promise<PromptResult | string>;
+  /** Returns the messages, or a string sent as one user message (or `inputRequired(…)`, as a tool may). */
+  get(
+    args: z.output<S>,
+    ctx: CallContext<C>,
+  ): PromptResult | string | InputRequiredResult | Promise<PromptResult | string | InputRequiredResult>;
 }
 
 export interface HealthReport {
@@ -248,7 +374,7 @@ export interface HealthReport {
  * A command a plugin adds to the CLI (`mcphost <plugin>:<name>`, e.g. `exile:snapshot`). It runs
  * without `start()`, with the backend's validated config; its result is printed (or given as JSON).
  */
-export interface CommandDef<C = any, S extends z.ZodType = z.ZodType> {
+export interface CommandDef<C = unknown, S extends z.ZodType = z.ZodType> {
   summary: string;
   /** zod object schema of the command's options. */
   input: S;
@@ -256,9 +382,9 @@ export interface CommandDef<C = any, S extends z.ZodType = z.ZodType> {
 }
 
 /** A list given as an array, or computed from the backend's context (config-gated or remote). */
-export type Listing<T, C> = T[] | ((ctx: BackendContext<C>) => T[] | Promise<T[]>);
+export type Listing<T, C> = T[] | { list(ctx: BackendContext<C>): T[] | Promise<T[]> }['list'];
 
-export interface Backend<C = any> {
+export interface Backend<C = unknown> {
   /** Plugin name: lowercase letters, digits, `-`; the prefix of its public tool names. */
   name: string;
   version: string;
@@ -267,12 +393,12 @@ export interface Backend<C = any> {
   configSchema?: z.ZodType<C>;
   /** Environment variables that set config keys: `{ docDir: 'GODOT_DOC_DIR', 'lua.enabled': 'POB_LUA_ENABLED' }`. */
   env?: Record<string, string>;
-  tools?: Listing<ToolDef<C, any>, C>;
+  tools?: Listing<ToolDef<C>, C>;
   resources?: Listing<ResourceDef<C>, C>;
   resourceTemplates?: Listing<ResourceTemplateDef<C>, C>;
-  prompts?: Listing<PromptDef<C, any>, C>;
+  prompts?: Listing<PromptDef<C>, C>;
   /** CLI commands of the plugin, by name (see CommandDef). */
-  commands?: Record<string, CommandDef<C, any>>;
+  commands?: Record<string, CommandDef<C>>;
   /** Runs before the first call (or at serve start with `eager: true`). Throw to report the backend unavailable. */
   start?(ctx: BackendContext<C>): void | Promise<void>;
   stop?(ctx: BackendContext<C>): void | Promise<void>;
@@ -280,4 +406,4 @@ export interface Backend<C = any> {
 }
 
 /** A module may export a backend, or a factory that builds one. */
-export type BackendFactory<C = any> = () => Backend<C> | Promise<Backend<C>>;
+export type BackendFactory<C = unknown> = () => Backend<C> | Promise<Backend<C>>;

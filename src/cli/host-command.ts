@@ -26,7 +26,9 @@ export interface GlobalFlagValues {
   quiet?: boolean;
 }
 
-// oclif's own constraint for parse outputs (not exported from its index).
+// oclif's own constraint for parse outputs (FlagOutput, not exported from its index): the override
+// must repeat it exactly, `any` included.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ParsedFlags = { [name: string]: any };
 
 export abstract class HostCommand extends Command {

@@ -55,6 +55,10 @@ export default class Serve extends HostCommand {
     const options = this.hostOptions(flags, { plugins: this.splitList(flags.plugins), overrides, serving: true });
     const { registry, logger, resolved, loaded } = await openHost(options);
     shutdown.configure({ logger, deadlineMs: resolved.config.timeouts.shutdownMs });
+    await registry.checkBareNames().catch(async (error: Error) => {
+      await registry.close();
+      throw error;
+    });
     const http = resolved.config.http;
     // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
     const httpServer = transport === 'http' ? await import('../server/http.js') : undefined;

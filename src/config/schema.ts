@@ -2,7 +2,7 @@
 // here a plugin section only carries the keys the host itself reads.
 import * as z from 'zod';
 
-export const HOST_PLUGIN_KEYS = ['enabled', 'module', 'eager', 'timeoutMs'] as const;
+export const HOST_PLUGIN_KEYS = ['enabled', 'module', 'eager', 'timeoutMs', 'prefix'] as const;
 
 const positiveMs = z.number().int().positive();
 
@@ -24,6 +24,10 @@ export const pluginSectionSchema = z.looseObject({
   module: z.string().min(1).optional().describe('path of a backend module, for a plugin that is neither built in nor installed'),
   eager: z.boolean().optional().describe('start the backend when serving starts instead of on first use'),
   timeoutMs: positiveMs.optional().describe('tool-call timeout for this plugin'),
+  prefix: z
+    .boolean()
+    .optional()
+    .describe('publish tool and prompt names with the plugin name in front (default true); false publishes them as they are'),
 });
 
 const upstreamCommon = {
@@ -33,6 +37,18 @@ const upstreamCommon = {
   connectTimeoutMs: positiveMs.optional().describe('time allowed to start or reach the server and finish initialize (default 30000)'),
   allowedTools: z.array(z.string()).optional().describe('publish only these upstream tools (names or * globs)'),
   blockedTools: z.array(z.string()).optional().describe('never publish these upstream tools (names or * globs)'),
+  prefix: z
+    .boolean()
+    .optional()
+    .describe(
+      "publish the server's tools and prompts as <name>_<tool> (default true); false publishes its own names, and a clash with another's is a start-up error",
+    ),
+  protocol: z
+    .enum(['auto', '2025-11-25', '2026-07-28'])
+    .optional()
+    .describe(
+      'protocol revision spoken to the server: 2025-11-25 (default), 2026-07-28, or auto (try 2026-07-28 first, fall back to 2025-11-25; on stdio the probe costs a second start of the command)',
+    ),
 };
 
 // `type` is what Claude Code, Cursor and Claude Desktop write; mcphost picks the transport from

@@ -69,9 +69,14 @@ export class ToolSurface {
     return [...META_TOOLS, ...tools.filter((t) => this.pinned(t.publicName) && !META_NAMES.has(t.publicName)).map(listedTool)];
   }
 
+  /** Whether `name` is one of the meta-tools this surface answers itself (discover mode). */
+  isMeta(name: string): boolean {
+    return this.settings.mode === 'discover' && META_NAMES.has(name);
+  }
+
   /** What `tools/call` answers: a meta-tool's answer, or the named tool's. An unknown name throws UnknownNameError. */
   async call(name: string, args: unknown, options: CallOptions): Promise<CallOutcome> {
-    if (this.settings.mode === 'discover' && META_NAMES.has(name)) return this.meta(name, args, options);
+    if (this.isMeta(name)) return this.meta(name, args, options);
     return this.registry.callTool(name, args, options);
   }
 

@@ -7,35 +7,35 @@ import { UpstreamClient, type UpstreamOptions, type UpstreamStatus } from './mcp
 import { createMirror, type Mirror, type MirrorOptions } from './mcp/mirror.js';
 import { checkUpstream } from './mcp/health.js';
 
-export interface MirroredBackendOptions {
+export interface MirroredBackendOptions<C = unknown> {
   /** The backend name: the prefix of the published tool names, and the name in messages. */
   name: string;
   /** How to reach the server, from the context (the logger and the list-change relay are added). */
-  client(ctx: BackendContext<any>): Omit<UpstreamOptions, 'name' | 'logger' | 'onListChanged'>;
+  client(ctx: BackendContext<C>): Omit<UpstreamOptions, 'name' | 'logger' | 'onListChanged'>;
   /** What the mirror publishes beyond the server's own lists: tool filters, resource fallbacks. */
-  mirror?(client: UpstreamClient, ctx: BackendContext<any>): Omit<MirrorOptions, 'name' | 'client' | 'logger' | 'cacheDir'>;
+  mirror?(client: UpstreamClient, ctx: BackendContext<C>): Omit<MirrorOptions, 'name' | 'client' | 'logger' | 'cacheDir'>;
 }
 
-export interface MirroredBackend {
+export interface MirroredBackend<C = unknown> {
   /** The client and its mirror, built on first use. */
-  ensure(ctx: BackendContext<any>): { client: UpstreamClient; mirror: Mirror };
+  ensure(ctx: BackendContext<C>): { client: UpstreamClient; mirror: Mirror };
   /** The client, if it was built. */
   readonly client: UpstreamClient | undefined;
-  tools: Mirror['tools'];
-  prompts: Mirror['prompts'];
-  resources: Mirror['resources'];
-  resourceTemplates: Mirror['resourceTemplates'];
+  tools(ctx: BackendContext<C>): ReturnType<Mirror['tools']>;
+  prompts(ctx: BackendContext<C>): ReturnType<Mirror['prompts']>;
+  resources(ctx: BackendContext<C>): ReturnType<Mirror['resources']>;
+  resourceTemplates(ctx: BackendContext<C>): ReturnType<Mirror['resourceTemplates']>;
   /** Connects (a call then finds a server that is down named as such). */
-  start(ctx: BackendContext<any>): Promise<void>;
+  start(ctx: BackendContext<C>): Promise<void>;
   stop(): Promise<void>;
   /** A health round trip: the client's status, whether it answered in time, and how many tools it lists. */
-  check(ctx: BackendContext<any>): Promise<UpstreamStatus & { answered: boolean; tools?: number }>;
+  check(ctx: BackendContext<C>): Promise<UpstreamStatus & { answered: boolean; tools?: number }>;
 }
 
-export function createMirroredBackend(options: MirroredBackendOptions): MirroredBackend {
+export function createMirroredBackend<C = unknown>(options: MirroredBackendOptions<C>): MirroredBackend<C> {
   let up: { client: UpstreamClient; mirror: Mirror } | undefined;
 
-  function ensure(ctx: BackendContext<any>) {
+  function ensure(ctx: BackendContext<C>) {
     if (up) return up;
     const client = new UpstreamClient({
       ...options.client(ctx),

@@ -72,7 +72,7 @@ export async function importBackend(name: string, options: LoaderOptions): Promi
       name,
       backend,
       server,
-      section: { eager: server.eager, timeoutMs: server.timeoutMs },
+      section: { eager: server.eager || server.prefix === false, timeoutMs: server.timeoutMs, prefix: server.prefix },
       origin: { kind: 'server', location: resolved.imported.get(name)?.file ?? `servers.${name}` },
     };
   }

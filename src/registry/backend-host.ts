@@ -15,6 +15,7 @@ import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
 import path from 'node:path';
 import type { HostClient } from './clients.js';
+import { asksFor, type ClientChannel, type InputBroker } from './asks.js';
 import type { FileRoots } from './files.js';
 import { TimeoutError } from './errors.js';
 import { clampTimeout } from './limits.js';
@@ -105,7 +106,14 @@ export class BackendHost {
     }
   }
 
-  callContext(signal: AbortSignal, progress: (update: ProgressUpdate) => void, client: HostClient, trace?: TraceContext): CallContext {
+  callContext(
+    signal: AbortSignal,
+    progress: (update: ProgressUpdate) => void,
+    client: HostClient,
+    channel?: ClientChannel,
+    broker?: InputBroker,
+    trace?: TraceContext,
+  ): CallContext {
     // `client` and `files` are made when a handler first reads them: most handlers never do, and in
     // the profile of a relayed call building both cost as much as runTool's own code.
     let scoped: CallContext['client'] | undefined;
@@ -117,12 +125,14 @@ export class BackendHost {
       signal,
       progress,
       get client() {
-        return (scoped ??= client.scoped(name));
+        return (scoped ??= client.scoped(name, channel?.capabilities));
       },
       get files() {
         return (files ??= roots.access(client));
       },
       ...(trace && { trace }),
+      ...asksFor(channel, broker, signal),
+      ...(channel?.input && { input: channel.input }),
     };
   }
 

@@ -1,7 +1,7 @@
 // The clients of one host: each connection (stdio, a 2025-era HTTP session, a 2026-era request, a
 // one-shot command) gets a HostClient whose per-backend state lives and dies with it.
 import { randomUUID } from 'node:crypto';
-import type { ClientInfo, ClientTransport, Logger } from '../backend/types.js';
+import type { ClientCapabilities, ClientInfo, ClientTransport, Logger } from '../backend/types.js';
 
 interface Disposable {
   dispose(): unknown;
@@ -18,6 +18,8 @@ export class HostClient {
   readonly remote: boolean;
   private readonly values = new Map<string, unknown>();
   private closed = false;
+  private holds = 0;
+  private closeWanted = false;
 
   constructor(transport: ClientTransport, options: { remote?: boolean; id?: string } = {}) {
     this.transport = transport;
@@ -26,12 +28,28 @@ export class HostClient {
   }
 
   /** The view one backend gets: its keys cannot meet another backend's. */
-  scoped(plugin: string): ClientInfo {
+  scoped(plugin: string, capabilities: ClientCapabilities = {}): ClientInfo {
     return {
       id: this.id,
       transport: this.transport,
       remote: this.remote,
+      capabilities,
       state: <T>(key: string, create: () => T): T => this.state(`${plugin}\u0000${key}`, create),
+    };
+  }
+
+  /**
+   * Keeps the client's values past the end of its connection (a task or a paused call still runs
+   * for it); the returned function lets go, and the last to let go of a closed client closes it.
+   */
+  hold(logger?: Logger): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0 && this.closeWanted) this.close(logger);
     };
   }
 
@@ -45,6 +63,10 @@ export class HostClient {
 
   /** Forgets every value, telling those that hold something (`dispose()`). Safe to call twice. */
   close(logger?: Logger): void {
+    if (this.holds > 0) {
+      this.closeWanted = true;
+      return;
+    }
     this.closed = true;
     const values = [...this.values.values()];
     this.values.clear();

@@ -3,7 +3,9 @@
 // error result (never a throw).
 import type * as z from 'zod';
 import type { Logger, ProgressUpdate, ToolResult } from '../backend/types.js';
-import { isToolError } from '../backend/errors.js';
+import { isRequestError, isToolError } from '../backend/errors.js';
+import { isInputRequired } from '../backend/result.js';
+import { asRemoteTask } from './remote-task.js';
 import { issueLines } from '../lib/zod-issues.js';
 import { CancelledError, ShutdownError, TimeoutError } from './errors.js';
 import { argumentsTooLarge, capText, clampTimeout, MAX_RESULT_DEPTH, measure, type Limits } from './limits.js';
@@ -62,13 +64,27 @@ export async function runTool(
     aborted.catch(() => undefined);
     // Cancelled (or timed out) before it started: the handler is not started at all.
     if (controller.signal.aborted) throw controller.signal.reason;
-    const ctx = tool.host.callContext(controller.signal, progress, options.client, options.trace);
+    const ctx = tool.host.callContext(controller.signal, progress, options.client, options.channel, options.broker, options.trace);
     const work =
       tool.host.state === 'running'
         ? Promise.resolve().then(() => tool.def.handler(checked.value, ctx))
         : tool.host.ensureStarted().then(() => tool.def.handler(checked.value, ctx));
     work.catch(() => undefined);
-    const shaped = boundedResult(await Promise.race([work, aborted]), env.limits);
+    const value = await Promise.race([work, aborted]);
+    const remote = asRemoteTask(value);
+    if (remote) {
+      const created = errorOutcome('tool_error', 'TASK', `tool ${tool.publicName} became a task, which this client cannot follow`);
+      return { ...created, remoteTask: remote };
+    }
+    if (isInputRequired(value)) {
+      const asked = errorOutcome(
+        'tool_error',
+        'INPUT_REQUIRED',
+        `tool ${tool.publicName} needs answers from the client first (elicitation, sampling or roots), which this client cannot give`,
+      );
+      return { ...asked, inputRequired: value };
+    }
+    const shaped = boundedResult(value, env.limits);
     if (shaped.result === undefined) return errorOutcome('tool_error', 'RESULT_TOO_LARGE', `tool ${tool.publicName}: ${shaped.oversize}`);
     const result = shaped.result;
     if (result.isError) return { result, error: resultError(result) };
@@ -98,6 +114,13 @@ function failure(tool: PublishedTool, error: unknown, logger: Logger): CallOutco
   if (error instanceof TimeoutError) return errorOutcome('timeout', 'TIMEOUT', error.message);
   if (error instanceof CancelledError) return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.publicName} was ${error.message}`);
   if (error instanceof ShutdownError) return errorOutcome('unavailable', 'SHUTTING_DOWN', error.message);
+  if (isRequestError(error)) {
+    const outcome = errorOutcome('refused', error.code, error.message, error.data);
+    return {
+      ...outcome,
+      refused: { code: error.code, message: outcome.error!.message, ...(error.data !== undefined && { data: error.data }) },
+    };
+  }
   if (isToolError(error)) {
     return errorOutcome(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code, error.message, error.data);
   }

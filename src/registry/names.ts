@@ -3,8 +3,9 @@
 import { TOOL_NAME } from '../backend/names.js';
 import { RegistryError } from './errors.js';
 
-export function publicName(plugin: string, local: string): string {
-  const name = local.startsWith(`${plugin}_`) ? local : `${plugin}_${local}`;
+/** `prefixed: false` (the section's `prefix: false`) publishes the name as the backend gives it. */
+export function publicName(plugin: string, local: string, prefixed = true): string {
+  const name = !prefixed || local.startsWith(`${plugin}_`) ? local : `${plugin}_${local}`;
   if (!TOOL_NAME.test(name)) {
     throw new RegistryError(`plugin ${plugin}: public name ${JSON.stringify(name)} is not a valid MCP name (1–128 of A-Z a-z 0-9 _ . -)`);
   }

@@ -1,6 +1,7 @@
 // Prompt arguments are strings on the wire; their list comes from the prompt's zod object schema.
 import type * as z from 'zod';
-import type { CallContext, PromptDef, PromptResult } from '../backend/types.js';
+import type { CallContext, InputRequiredResult, PromptDef, PromptResult } from '../backend/types.js';
+import { isInputRequired } from '../backend/result.js';
 import { objectShape } from '../lib/zod-introspect.js';
 import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
 import { InvalidParamsError } from './errors.js';
@@ -19,7 +20,7 @@ export async function runPrompt(
   prompt: { publicName: string; def: PromptDef },
   args: Record<string, string>,
   ctx: CallContext,
-): Promise<PromptResult> {
+): Promise<PromptResult | InputRequiredResult> {
   let value: unknown = args;
   if (prompt.def.args) {
     const parsed = (prompt.def.args as z.ZodType).safeParse(args, { reportInput: true });
@@ -31,6 +32,7 @@ export async function runPrompt(
     value = parsed.data;
   }
   const result = await prompt.def.get(value, ctx);
+  if (isInputRequired(result)) return result;
   if (typeof result === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: result } }] };
   return result;
 }

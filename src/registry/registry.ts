@@ -1,8 +1,10 @@
 // The union of the active backends: public names, listings, dispatch (one call's run is in
 // invoke.ts), resources, prompts, and the lifecycle of every backend. Knows nothing of transports.
 import type {
+  InputRequiredResult,
   ListKind,
   Logger,
+  PromptResult,
   ProgressUpdate,
   PromptDef,
   ResourceContents,
@@ -13,9 +15,11 @@ import type {
   TraceContext,
 } from '../backend/types.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
+import { isInputRequired } from '../backend/result.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { BackendHost } from './backend-host.js';
 import { HostClient } from './clients.js';
+import type { ClientChannel, InputBroker } from './asks.js';
 import { FileRoots } from './files.js';
 import { InvalidParamsError, RegistryError, ResultTooLargeError, ShutdownError, UnknownNameError } from './errors.js';
 import { withDeadline } from './deadline.js';
@@ -26,6 +30,7 @@ import { toReadContents, type CallOutcome } from './result.js';
 import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
 import { promptArguments, runPrompt } from './prompts.js';
 import { route } from './uri-template.js';
+import { NotWatchableError, ResourceWatches } from './watches.js';
 
 export interface RegistryOptions {
   logger: Logger;
@@ -78,6 +83,10 @@ export interface CallOptions {
   timeoutMs?: number;
   /** The client the call comes from (default: the registry's own in-process client). */
   client?: HostClient;
+  /** The way back to that client for this request (its capabilities, elicitation, logging). */
+  channel?: ClientChannel;
+  /** Where the call's questions wait when the channel cannot send them (a 2026-era request, a task). */
+  broker?: InputBroker;
   /** The caller's trace context (`traceparent` in the request's `_meta`), handed to the handler as ctx.trace. */
   trace?: TraceContext;
 }
@@ -118,6 +127,8 @@ export class Registry {
   private readonly gaugeMap = new Map<string, BackendGauge>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing?: Promise<void>;
+  private readonly closeHooks: Array<() => void> = [];
+  private readonly watches: ResourceWatches;
   /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
   private readonly toolListErrors = new Map<string, unknown>();
   /** The client of one-shot commands and of callers that name none. */
@@ -127,6 +138,7 @@ export class Registry {
 
   private constructor(loaded: LoadedBackend[], options: RegistryOptions) {
     this.options = options;
+    this.watches = new ResourceWatches(options.logger);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.files = new FileRoots(options.files?.roots ?? loaded.flatMap((l) => l.paths ?? []), options.files?.cwd ?? process.cwd());
     this.hosts = loaded.map((l) => this.newHost(l));
@@ -250,8 +262,9 @@ export class Registry {
     );
     for (const { host, tools, prompts, resources, templates } of listings) {
       const plugin = host.name;
+      const prefixed = host.loaded.section.prefix !== false;
       for (const def of tools) {
-        const name = publicName(plugin, def.name);
+        const name = publicName(plugin, def.name, prefixed);
         const seen = snap.tools.get(name);
         if (seen) {
           conflict('tool', name, seen.plugin, plugin);
@@ -267,7 +280,7 @@ export class Registry {
         });
       }
       for (const def of prompts) {
-        const name = publicName(plugin, def.name);
+        const name = publicName(plugin, def.name, prefixed);
         const seen = snap.prompts.get(name);
         if (seen) {
           conflict('prompt', name, seen.plugin, plugin);
@@ -418,23 +431,44 @@ export class Registry {
     const timeoutMs = options.timeoutMs ?? this.options.timeouts.toolMs;
     const client = options.client ?? this.localClient;
     const read = await withDeadline(`reading ${uri.slice(0, 200)}`, timeoutMs, [options.signal, this.shutdown.signal], (signal) =>
-      this.readAnswer(uri, signal, client),
+      this.readAnswer(uri, signal, client, options),
     );
+    if (isInputRequired(read)) return read as never;
     const oversize = tooLargeResult(read, this.limits);
     if (oversize) throw new ResultTooLargeError(`resource ${uri.slice(0, 200)}: ${oversize}`);
     return read;
   }
 
-  private async readAnswer(uri: string, signal: AbortSignal, client: HostClient): Promise<{ contents: ResourceContents[] }> {
+  private async readAnswer(
+    uri: string,
+    signal: AbortSignal,
+    client: HostClient,
+    options: CallOptions,
+  ): Promise<{ contents: ResourceContents[] }> {
     const snap = await this.current();
     const found = await route(uri, snap.resources, snap.templates);
     if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
     const { host, def } = found.target;
     await host.ensureStarted();
-    const ctx = host.callContext(signal, () => undefined, client);
+    const ctx = host.callContext(signal, () => undefined, client, options.channel, options.broker);
     const value =
       found.kind === 'resource' ? await found.target.def.read(uri, ctx) : await found.target.def.read(uri, found.variables, ctx);
+    if (isInputRequired(value)) return value as never;
     return toReadContents(uri, def.mimeType, value);
+  }
+
+  /**
+   * Subscribes `listener` to changes of `uri`. Throws UnknownNameError for a URI no backend serves
+   * and NotWatchableError for one whose backend cannot watch it; resolves to the unsubscribe.
+   */
+  async watch(uri: string, listener: (uri: string) => void): Promise<() => void> {
+    const snap = await this.current();
+    const found = await route(uri, snap.resources, snap.templates);
+    if (!found) throw new UnknownNameError('resource', uri, [...snap.resources.keys(), ...snap.templates.map((t) => t.def.uriTemplate)]);
+    const subscribe = found.target.def.subscribe;
+    if (!subscribe) throw new NotWatchableError(uri);
+    await found.target.host.ensureStarted();
+    return this.watches.add(uri, { subscribe, ctx: found.target.host.context }, listener);
   }
 
   async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {
@@ -466,13 +500,13 @@ export class Registry {
         return runPrompt(
           prompt,
           args ?? {},
-          prompt.host.callContext(signal, () => undefined, options.client ?? this.localClient),
+          prompt.host.callContext(signal, () => undefined, options.client ?? this.localClient, options.channel, options.broker),
         );
       },
     );
     const oversize = tooLargeResult(answer, this.limits);
     if (oversize) throw new ResultTooLargeError(`prompt ${name}: ${oversize}`);
-    return answer;
+    return answer as PromptResult | InputRequiredResult;
   }
 
   /** Health of every backend, keyed by plugin name. */
@@ -481,14 +515,36 @@ export class Registry {
     return Object.fromEntries(reports);
   }
 
+  /**
+   * Backends published without their prefix (`prefix: false`) are started first and the names
+   * checked again, so that a clash of theirs with another's is a start-up error naming both (their
+   * lists are not known before they start: a mounted server's come when it answers).
+   */
+  async checkBareNames(): Promise<void> {
+    const bare = this.hosts.filter((h) => h.loaded.section.prefix === false);
+    if (bare.length === 0) return;
+    await Promise.allSettled(bare.map((h) => h.ensureStarted()));
+    const strict = this.build(true);
+    strict.catch(() => undefined);
+    await strict;
+    this.snapshot = strict;
+  }
+
   /** Starts the backends marked `eager`; a failure is logged, not fatal. */
   async startEager(): Promise<void> {
     await Promise.allSettled(this.hosts.filter((h) => h.loaded.section.eager).map((h) => h.ensureStarted()));
   }
 
+  /** Runs `fn` when the registry closes (before the backends stop). */
+  onClose(fn: () => void): void {
+    this.closeHooks.push(fn);
+  }
+
   /** Aborts running calls, waits for them, then stops every backend. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      for (const hook of this.closeHooks.splice(0)) hook();
+      void this.watches.close();
       // Bounded by the shutdown deadline: a call that ignores its abort, or a stop() that never
       // resolves, is reported and left behind (the process exits and its exit hooks kill children).
       const ms = clampTimeout(this.options.timeouts.shutdownMs);

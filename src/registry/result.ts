@@ -1,13 +1,20 @@
 // Shapes what a handler returned into an MCP CallToolResult, and failures into error results.
-import type { ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
+import type { InputRequiredResult, ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
 import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
+import type { RemoteTaskHandle } from './remote-task.js';
 
-export type ErrorKind = 'invalid_arguments' | 'tool_error' | 'timeout' | 'cancelled' | 'unavailable' | 'invalid_output';
+export type ErrorKind = 'invalid_arguments' | 'tool_error' | 'timeout' | 'cancelled' | 'unavailable' | 'invalid_output' | 'refused';
 
 /** A tool call's outcome: the MCP result plus, for failures, what kind of failure it was. */
 export interface CallOutcome {
   result: ToolResult;
   error?: { kind: ErrorKind; code: string | number; message: string };
+  /** The handler asked the client first (`result` then only says so, for callers that cannot ask). */
+  inputRequired?: InputRequiredResult;
+  /** The request itself was refused (a RequestError): the server answers a JSON-RPC error, not `result`. */
+  refused?: { code: number; message: string; data?: unknown };
+  /** A mounted server made the call a task of its own (see remote-task.ts). */
+  remoteTask?: RemoteTaskHandle;
 }
 
 export function isToolResult(value: unknown): value is ToolResult {

@@ -11,6 +11,9 @@ import { HostClient } from '../registry/clients.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
+import { createServices } from './services.js';
+import { holdListenWatches, listenedResources } from './subscriptions.js';
+import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
@@ -61,11 +64,12 @@ export async function serveOnHttp(
   hooks: HttpHooks = {},
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
+  const services = createServices();
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
     () => {
       const client = new HostClient('http');
-      const server = createServer(registry, info, { client });
+      const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
     },
@@ -115,7 +119,7 @@ export async function serveOnHttp(
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
     const client = new HostClient('http');
-    const server = createServer(registry, info, { client });
+    const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
@@ -172,9 +176,27 @@ export async function serveOnHttp(
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
-      if (!known && !(await isLegacyRequest(await toWebRequest(req, body)))) return modernNode(req, res, body);
+      if (!known && !(await isLegacyRequest(await toWebRequest(req, body)))) {
+        const mismatch = await paramMismatch(body, req);
+        if (mismatch) return jsonError(res, 400, -32020, `Bad Request: ${mismatch}`, requestId(body));
+        const uris = listenedResources(body);
+        if (uris.length > 0) {
+          const ended = new Promise((resolve) => res.once('close', resolve));
+          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
+        }
+        return modernNode(req, res, body);
+      }
     }
     return legacy(req, res, body);
+  }
+
+  /** SEP-2243: a 2026-era tools/call's Mcp-Param-* headers must agree with its arguments. */
+  async function paramMismatch(body: unknown, req: IncomingMessage): Promise<string | undefined> {
+    const call = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | undefined;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+    const tool = (await registry.tools()).find((t) => t.publicName === call.params!.name);
+    const declared = tool ? paramHeaders(tool.inputSchema) : [];
+    return declared.length > 0 ? paramHeaderMismatch(declared, call.params.arguments, req.headers) : undefined;
   }
 
   const http: HttpServer = createHttpServer((req, res) => {
@@ -201,6 +223,7 @@ export async function serveOnHttp(
     async close() {
       unsubscribe();
       metrics.close();
+      services.close();
       clearInterval(sweeper);
       await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       await modern.close?.();

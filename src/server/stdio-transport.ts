@@ -74,7 +74,11 @@ function sessionGate() {
   };
 }
 
-export function createStdioTransport(stdin: Readable = process.stdin, stdout: Writable = process.stdout): StdioServerTransport {
+export function createStdioTransport(
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+  observe?: (message: JSONRPCMessage) => void,
+): StdioServerTransport {
   const gate = sessionGate();
   const input = new PassThrough();
   const transport = new StdioServerTransport(input, stdout, { maxBufferSize: MAX_LINE });
@@ -85,7 +89,10 @@ export function createStdioTransport(stdin: Readable = process.stdin, stdout: Wr
       const checked = check(line);
       const refused = checked.error ?? gate(checked.message!);
       if (refused) void transport.send(refused).catch(() => undefined);
-      else transport.onmessage?.(checked.message!);
+      else {
+        observe?.(checked.message!);
+        transport.onmessage?.(checked.message!);
+      }
     }
     if (lines.size > MAX_LINE) {
       lines.push('\n');

@@ -1,12 +1,15 @@
 // MCP over stdio for a client that spawns mcphost. `serveStdio` serves both protocol eras; stdout
 // carries protocol only (every log goes to stderr).
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage, Server } from '@modelcontextprotocol/server';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { HostClient } from '../registry/clients.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
+import { createServices } from './services.js';
+import { holdListenWatches, listenedResources } from './subscriptions.js';
 import { createStdioTransport } from './stdio-transport.js';
 
 export interface StdioServing {
@@ -28,15 +31,30 @@ export function serveOnStdio(
   { stdin, stdout }: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
 ): StdioServing {
   const unsubscribers: Array<() => void> = [];
-  // One pipe, one client, whichever era it speaks (a 2026-era client gets an instance per request).
+  // One pipe, one client, whichever era it speaks (serveStdio pins one instance to the connection).
   const client = new HostClient('stdio');
+  const services = createServices();
+  let pinned: Server | undefined;
+  // A 2026-era listen stream's resource subscriptions last until its request is cancelled.
+  const listens = new Map<string | number, () => void>();
+  const observe = (message: JSONRPCMessage) => {
+    const uris = listenedResources(message);
+    if (uris.length > 0 && 'id' in message) {
+      const ended = new Promise<void>((resolve) => listens.set(message.id as string | number, resolve));
+      holdListenWatches(registry, uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined), ended, logger);
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) listens.get(id)?.();
+    }
+  };
   const handle = serveStdio(
     ({ era }) => {
-      const server = createServer(registry, info, { confirmProgress: era === 'legacy', client });
+      const server = createServer(registry, info, { confirmProgress: era === 'legacy', client, era, services });
       unsubscribers.push(attachListChanged(registry, server));
+      pinned = server;
       return server;
     },
-    { transport: createStdioTransport(stdin, stdout), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
+    { transport: createStdioTransport(stdin, stdout, observe), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
   );
   const closed = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
@@ -46,6 +64,8 @@ export function serveOnStdio(
     closed,
     async close() {
       unsubscribers.forEach((u) => u());
+      for (const end of listens.values()) end();
+      services.close();
       await handle.close().catch(() => undefined);
       client.close(logger);
     },

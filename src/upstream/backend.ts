@@ -15,7 +15,7 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
   const target = upstreamTarget(server);
   const up = createMirroredBackend({
     name,
-    client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true }),
+    client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol }),
     mirror: () => ({ allowedTools: server.allowedTools, blockedTools: server.blockedTools }),
   });
 

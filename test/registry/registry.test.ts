@@ -177,7 +177,10 @@ describe('registry', () => {
     const { registry } = await kitchen();
     await expect(registry.getPrompt('kitchen_order', {})).rejects.toThrow('dish: required (expected string)');
     const prompt = await registry.getPrompt('kitchen_order', { dish: 'soup', notes: 'no salt' });
-    expect(prompt.messages[0]).toEqual({ role: 'user', content: { type: 'text', text: 'Please order soup (no salt).' } });
+    expect('messages' in prompt && prompt.messages[0]).toEqual({
+      role: 'user',
+      content: { type: 'text', text: 'Please order soup (no salt).' },
+    });
     expect(await registry.completeTemplate('kitchen://dish/{name}', 'name', 'so')).toEqual(['soup', 'sorbet']);
   });
 

@@ -16,9 +16,9 @@ const GUIDE = `You have the Godot Engine class reference through these tools. Us
 
 Quote signatures exactly as the tools return them.`;
 
-export function godotPrompts(): PromptDef<GodotConfig, any>[] {
+export function godotPrompts(): PromptDef<GodotConfig>[] {
   return [
-    definePrompt<GodotConfig, any>({
+    definePrompt<GodotConfig>()({
       name: 'how_to_use_godot_docs',
       title: 'How to use the Godot docs tools',
       description: 'Explains how to look things up in the Godot reference: search first, then fetch details, then check the code.',

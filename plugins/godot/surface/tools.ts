@@ -16,9 +16,11 @@ export const MAX_CODE = 200_000;
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
+const tool = defineTool<GodotConfig>();
+
+export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
   return [
-    defineTool<GodotConfig, any>({
+    tool({
       name: 'search',
       title: 'Search the Godot API reference',
       description:
@@ -36,7 +38,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
       annotations: readOnly,
       handler: async ({ query, kind, limit }, ctx) => search(await indexFor(ctx), query, { kind, limit }),
     }),
-    defineTool<GodotConfig, any>({
+    tool({
       name: 'get_class',
       title: 'Get a Godot class',
       description:
@@ -51,7 +53,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         return structured(doc as unknown as Record<string, unknown>, JSON.stringify(doc));
       },
     }),
-    defineTool<GodotConfig, any>({
+    tool({
       name: 'get_symbol',
       title: 'Get a Godot method, property, signal or constant',
       description:
@@ -66,7 +68,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         return symbolDoc(index, resolveSymbol(index, qname));
       },
     }),
-    defineTool<GodotConfig, any>({
+    tool({
       name: 'list_classes',
       title: 'List Godot classes',
       description: 'Class names in alphabetical order, optionally only those starting with a prefix (case-insensitive).',
@@ -84,7 +86,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig, any>[] {
         return limit === undefined ? names : names.slice(0, limit);
       },
     }),
-    defineTool<GodotConfig, any>({
+    tool({
       name: 'check_api',
       title: 'Check GDScript API usage',
       description:

@@ -6,7 +6,7 @@ import type { EpicCatalog } from './catalog.js';
 import { flatName } from './names.js';
 
 export type CallTool = (
-  call: CallContext<any>,
+  call: CallContext,
   args: { toolset_name: string; tool_name: string; arguments: Record<string, unknown> },
 ) => Promise<unknown>;
 
@@ -24,7 +24,7 @@ export function flatTools(cat: EpicCatalog, patterns: string[], callTool: CallTo
         name: flatName(short, listed.name, tool.name),
         description: `${(tool.description ?? '').trim()}\n\n(Epic's Unreal MCP: ${listed.name}.${toolName})`.trim(),
         input: { jsonSchema: { type: 'object', ...(tool.inputSchema ?? {}) } },
-        handler: (args: unknown, call: CallContext<any>) =>
+        handler: (args: unknown, call: CallContext) =>
           callTool(call, { toolset_name: listed.name, tool_name: toolName, arguments: (args ?? {}) as Record<string, unknown> }),
       });
     }

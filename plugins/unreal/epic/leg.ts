@@ -22,6 +22,8 @@ export interface EpicSettings {
 }
 
 const META = ['list_toolsets', 'describe_toolset', 'call_tool'];
+/** call_tool's arguments as far as the queue's label reads them (they reach the editor unchecked). */
+const named = (args: unknown) => (args ?? {}) as { toolset_name?: unknown; tool_name?: unknown };
 /** A call runs until the editor answers; the caller's own deadline is enforced by the queue. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
 const PROGRESS_EVERY_MS = 2_000;
@@ -48,10 +50,10 @@ export function epicLeg() {
   let lastProgress = 0;
   let recheck: NodeJS.Timeout | undefined;
   const nativeNames = new Map<string, string>();
-  const settings = (ctx: BackendContext<any>) => ctx.config as EpicSettings;
-  const label = (ctx: BackendContext<any>) => `Epic's Unreal MCP at ${settings(ctx).epicUrl}`;
+  const settings = (ctx: BackendContext<EpicSettings>) => ctx.config;
+  const label = (ctx: BackendContext<EpicSettings>) => `Epic's Unreal MCP at ${settings(ctx).epicUrl}`;
 
-  const up = createMirroredBackend({
+  const up = createMirroredBackend<EpicSettings>({
     name: 'unreal',
     client: (ctx) => ({
       target: { kind: 'http', url: settings(ctx).epicUrl },
@@ -63,7 +65,7 @@ export function epicLeg() {
   });
 
   /** One call of a meta-tool (or a native tool), in the editor's queue. */
-  function meta(ctx: BackendContext<any>, name: string, args: Record<string, unknown>, signal: AbortSignal, call?: CallContext<any>) {
+  function meta(ctx: BackendContext<EpicSettings>, name: string, args: Record<string, unknown>, signal: AbortSignal, call?: CallContext) {
     const { client } = up.ensure(ctx);
     const what = name === 'call_tool' ? `call_tool ${String(args.toolset_name)}.${String(args.tool_name)}` : name;
     return queue.run(
@@ -84,7 +86,7 @@ export function epicLeg() {
     );
   }
 
-  function catalogFor(ctx: BackendContext<any>): EpicCatalog {
+  function catalogFor(ctx: BackendContext<EpicSettings>): EpicCatalog {
     if (catalog) return catalog;
     const cache = toolsetCache(ctx.cacheDir, settings(ctx).epicUrl, ctx.logger);
     catalog = new EpicCatalog({
@@ -101,7 +103,7 @@ export function epicLeg() {
   }
 
   /** Lists and describes until the editor's toolsets stop changing: awaited in a one-shot command, in the background while serving. */
-  async function ready(ctx: BackendContext<any>, cat: EpicCatalog): Promise<void> {
+  async function ready(ctx: BackendContext<EpicSettings>, cat: EpicCatalog): Promise<void> {
     const { client } = up.ensure(ctx);
     const restarts = client.status().restarts;
     if (restarts !== seenRestarts) {
@@ -128,7 +130,7 @@ export function epicLeg() {
   }
 
   /** While serving, reads the list again at growing intervals: what registers late is published too. */
-  function watch(ctx: BackendContext<any>, cat: EpicCatalog, delayMs: number): void {
+  function watch(ctx: BackendContext<EpicSettings>, cat: EpicCatalog, delayMs: number): void {
     if (recheck || stopping.signal.aborted) return;
     recheck = setTimeout(() => {
       recheck = undefined;
@@ -141,13 +143,13 @@ export function epicLeg() {
   }
 
   /** A tool of the editor's list, queued, with known failures marked. */
-  function queued(ctx: BackendContext<any>, def: ToolDef, name = def.name): ToolDef {
+  function queued(ctx: BackendContext<EpicSettings>, def: ToolDef, name = def.name): ToolDef {
     return {
       ...def,
       name,
       handler: async (args, call) => {
         const result = await queue.run(
-          def.name === 'call_tool' ? `call_tool ${String((args as any)?.toolset_name)}.${String((args as any)?.tool_name)}` : def.name,
+          def.name === 'call_tool' ? `call_tool ${String(named(args).toolset_name)}.${String(named(args).tool_name)}` : def.name,
           call.signal,
           () => Promise.resolve(def.handler(args, { ...call, signal: stopping.signal })),
           call.progress,
@@ -158,7 +160,7 @@ export function epicLeg() {
     };
   }
 
-  function flat(ctx: BackendContext<any>, cat: EpicCatalog): ToolDef[] {
+  function flat(ctx: BackendContext<EpicSettings>, cat: EpicCatalog): ToolDef[] {
     return flatTools(cat, settings(ctx).epicToolsets, async (call, args) => {
       const result = await meta(ctx, 'call_tool', args, call.signal, call);
       if (failureOf(result)?.id === 'unknown-toolset') {
@@ -176,7 +178,7 @@ export function epicLeg() {
     get catalog() {
       return catalog;
     },
-    async tools(ctx: BackendContext<any>): Promise<ToolDef[]> {
+    async tools(ctx: BackendContext<EpicSettings>): Promise<ToolDef[]> {
       const upstream = await up.tools(ctx);
       const names = upstream.map((t) => t.name);
       const search = META.every((n) => names.includes(n));
@@ -194,14 +196,14 @@ export function epicLeg() {
       if (search && up.client?.state === 'connected') await ready(ctx, cat);
       return settings(ctx).epicTools === 'flat' ? flat(ctx, cat) : [];
     },
-    start: (ctx: BackendContext<any>) => up.start(ctx),
+    start: (ctx: BackendContext<EpicSettings>) => up.start(ctx),
     async stop() {
       clearTimeout(recheck);
       stopping.abort(new UnavailableError('mcphost is shutting down'));
       await up.stop();
     },
     /** Which server answered, its protocol version, and what it has registered so far. */
-    async report(ctx: BackendContext<any>) {
+    async report(ctx: BackendContext<EpicSettings>) {
       const { tools, ...status } = await up.check(ctx);
       const detail: Record<string, unknown> = {
         url: settings(ctx).epicUrl,

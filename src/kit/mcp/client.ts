@@ -9,6 +9,8 @@ import { ToolError, UnavailableError } from '../../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { DeadlineError, openUpstream, type Live } from './connect.js';
 import { describeError, httpAnswer, notProcessed } from './errors.js';
+import { AskRouter } from './asks.js';
+import { NotWatchableError } from '../../backend/errors.js';
 import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
@@ -38,8 +40,42 @@ export class UpstreamClient {
   private connectStartedAt?: number;
   private timedOut?: { at: number; error: UnavailableError };
 
+  /** The calls in flight, to which the server's own requests are relayed (see asks.ts). */
+  readonly asks = new AskRouter(() => this.label);
+
+  /** Who waits for updates of each subscribed resource. */
+  private readonly watchers = new Map<string, Set<() => void>>();
+
   constructor(options: UpstreamOptions) {
     this.options = options;
+  }
+
+  /**
+   * Subscribes to a resource of the server (resources/subscribe) for `changed`; one subscription per
+   * URI however many wait. Throws NotWatchableError when the server does not offer subscriptions.
+   * A subscription does not survive a reconnect (the server forgot it): the watcher is then silent.
+   */
+  async watchResource(uri: string, changed: () => void): Promise<() => Promise<void>> {
+    const client = await this.connect();
+    if (!client.getServerCapabilities()?.resources?.subscribe) throw new NotWatchableError(uri);
+    let set = this.watchers.get(uri);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(uri, set);
+      try {
+        await this.request((c) => c.subscribeResource({ uri }, this.listOptions()));
+      } catch (error) {
+        this.watchers.delete(uri);
+        throw error;
+      }
+    }
+    set.add(changed);
+    return async () => {
+      const current = this.watchers.get(uri);
+      if (!current?.delete(changed) || current.size > 0) return;
+      this.watchers.delete(uri);
+      if (this.live) await this.request((c) => c.unsubscribeResource({ uri }, this.listOptions())).catch(() => undefined);
+    };
   }
 
   get state(): UpstreamState {
@@ -113,6 +149,10 @@ export class UpstreamClient {
           void closing.finally(() => this.cleanups.delete(closing));
         },
         onListChanged: (kind) => this.options.onListChanged?.(kind),
+        ...(this.options.relayAsks !== false && { asks: this.asks }),
+        onResourceUpdated: (uri) => {
+          for (const changed of [...(this.watchers.get(uri) ?? [])]) changed();
+        },
       });
     } catch (error) {
       if ((this._state as UpstreamState) === 'closed') throw this.unavailable('mcphost is shutting down', error);

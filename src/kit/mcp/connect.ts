@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import type { ListKind } from '../../backend/types.js';
+import { RELAYED_CAPABILITIES, type AskRouter } from './asks.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
@@ -33,6 +34,10 @@ export interface OpenContext {
   /** Closing a failed transport (a child's shutdown), for the owner to await on close. */
   cleanup(closing: Promise<unknown>): void;
   onListChanged(kind: ListKind): void;
+  /** Relays the server's elicitation, sampling and roots requests to the client of the call. */
+  asks?: AskRouter;
+  /** The server said a subscribed resource changed (notifications/resources/updated). */
+  onResourceUpdated?(uri: string): void;
 }
 
 export class DeadlineError extends Error {
@@ -49,10 +54,18 @@ export async function openUpstream(ctx: OpenContext): Promise<Live> {
 
 function newClient(ctx: OpenContext): Client {
   const notify = (kind: ListKind) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => ctx.onListChanged(kind) });
-  return new Client(
+  const protocol = ctx.options.protocol ?? '2025-11-25';
+  const client = new Client(
     { name: 'mcphost', version: '1' },
-    { listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') } },
+    {
+      listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') },
+      ...(ctx.asks && { capabilities: RELAYED_CAPABILITIES }),
+      ...(protocol !== '2025-11-25' && { versionNegotiation: { mode: protocol === 'auto' ? 'auto' : { pin: protocol } } }),
+    },
   );
+  ctx.asks?.install(client);
+  client.setNotificationHandler('notifications/resources/updated', (n) => ctx.onResourceUpdated?.(n.params.uri));
+  return client;
 }
 
 async function handshake(ctx: OpenContext, transport: Transport, via: string, where: string): Promise<Live> {

@@ -63,25 +63,30 @@ export function createDefs(options: DefsOptions) {
       input: { jsonSchema: tool.inputSchema as Record<string, unknown> },
       ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
       ...(tool.annotations && { annotations: tool.annotations }),
+      // A 2026-era client that declared the tasks extension may follow a long call to a mounted
+      // server as a task of mcphost's (the server's call runs on meanwhile).
+      task: 'optional',
       handler: (args: unknown, ctx: CallContext) =>
-        client.request(
-          (c) =>
-            callUpstreamTool(
-              c,
-              {
-                name: tool.name,
-                arguments: (args ?? {}) as Record<string, unknown>,
-                // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
-                ...(ctx.trace && { _meta: { ...ctx.trace } }),
-              },
-              {
-                signal: ctx.signal,
-                timeout: BACKSTOP_MS,
-                onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
-              },
-              output,
-            ),
-          ctx.signal,
+        client.asks.during(ctx, () =>
+          client.request(
+            (c) =>
+              callUpstreamTool(
+                c,
+                {
+                  name: tool.name,
+                  arguments: (args ?? {}) as Record<string, unknown>,
+                  // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
+                  ...(ctx.trace && { _meta: { ...ctx.trace } }),
+                },
+                {
+                  signal: ctx.signal,
+                  timeout: BACKSTOP_MS,
+                  onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+                },
+                output,
+              ),
+            ctx.signal,
+          ),
         ),
     };
   }
@@ -121,14 +126,16 @@ export function createDefs(options: DefsOptions) {
       ...(prompt.description !== undefined && { description: prompt.description }),
       args: z.object(shape),
       get: (args: Record<string, string>, ctx: CallContext) =>
-        client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal) as never,
+        client.asks.during(ctx, () =>
+          client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal),
+        ) as never,
     };
   }
 
   const read = (uri: string, ctx: CallContext) =>
     options.readResource
       ? options.readResource(uri, ctx.signal)
-      : client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal);
+      : client.asks.during(ctx, () => client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal));
 
   function resourceDef(resource: Resource): ResourceDef {
     return {
@@ -139,6 +146,7 @@ export function createDefs(options: DefsOptions) {
       ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
       passThrough: true,
       read: (uri: string, ctx: CallContext) => read(uri, ctx),
+      subscribe: (uri: string, changed: () => void) => client.watchResource(uri, changed),
     };
   }
 
@@ -163,6 +171,7 @@ export function createDefs(options: DefsOptions) {
       ...(completions && { complete }),
       passThrough: true,
       read: (uri: string, _variables: unknown, ctx: CallContext) => read(uri, ctx),
+      subscribe: (uri: string, changed: () => void) => client.watchResource(uri, changed),
     };
   }
 

@@ -37,6 +37,10 @@ export interface UpstreamOptions {
   keepAlive?: boolean;
   /** Largest message accepted from the server, in bytes (default 10 MiB): a stdio line, a JSON answer or one event. */
   maxMessageBytes?: number;
+  /** Protocol revision spoken: 2025-11-25 (default), 2026-07-28, or auto (try 2026-07-28, fall back). */
+  protocol?: 'auto' | '2025-11-25' | '2026-07-28';
+  /** Relay the server's elicitation, sampling and roots requests to mcphost's clients (declaring those capabilities). */
+  relayAsks?: boolean;
 }
 
 export interface UpstreamStatus {

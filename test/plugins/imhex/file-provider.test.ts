@@ -28,6 +28,7 @@ function fakeClient(id: string): ClientInfo {
   return {
     id,
     transport: 'http',
+    capabilities: {},
     remote: true,
     state: <T>(key: string, create: () => T): T => {
       if (!values.has(key)) values.set(key, create());

@@ -1,0 +1,43 @@
+// What every server instance of one host shares, whichever transport and era built it: the seal of
+// requestState, the calls paused for their clients, and the tasks. An HTTP host builds an instance
+// per 2026-era request, so none of this can live in an instance.
+import type { RequestStateCodec } from '@modelcontextprotocol/server';
+import type { Registry } from '../registry/registry.js';
+import { PausedCalls } from './paused-calls.js';
+import { createStateSeal, type Sealed } from './request-state.js';
+import { TaskStore } from './tasks/store.js';
+
+export interface HostServices {
+  seal: RequestStateCodec<Sealed>;
+  paused: PausedCalls;
+  tasks: TaskStore;
+  close(): void;
+}
+
+export function createServices(env: NodeJS.ProcessEnv = process.env): HostServices {
+  const paused = new PausedCalls();
+  const tasks = new TaskStore();
+  return {
+    seal: createStateSeal(env),
+    paused,
+    tasks,
+    close() {
+      paused.close();
+      tasks.close();
+    },
+  };
+}
+
+const shared = new WeakMap<Registry, HostServices>();
+
+/** The services of a registry served without explicit ones (tests build servers one by one). */
+export function servicesOf(registry: Registry): HostServices {
+  let services = shared.get(registry);
+  if (!services) {
+    services = createServices();
+    shared.set(registry, services);
+    const created = services;
+    registry.onClose(() => created.close());
+  }
+  return services;
+}

@@ -1,0 +1,208 @@
+// Tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663): a tool call that runs on after
+// its request was answered with a CreateTaskResult; the client polls `tasks/get` (status, and the
+// result inlined once done), answers its questions with `tasks/update` and stops it with
+// `tasks/cancel`. A task's id is random and unguessable: whoever holds it may poll it, as a 2026-era
+// request holds no session. A task a mounted server created is kept here as a relay (`remote`).
+import { randomUUID } from 'node:crypto';
+import type { InputRequest, ToolResult } from '../../backend/types.js';
+import { CancelledError } from '../../registry/errors.js';
+import type { InputBroker } from '../../registry/asks.js';
+
+/** A call running for a task: how it ends, its open questions, and how to stop it. */
+export interface TaskWork {
+  outcome: Promise<TaskEnd>;
+  broker: InputBroker;
+  controller: AbortController;
+}
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** What a task ends with: a tool result (an error result included), or a protocol-level failure. */
+export type TaskEnd = { result: ToolResult } | { error: TaskError };
+
+/** A task a mounted server runs: every request about it goes there. */
+export interface RemoteTask {
+  get(): Promise<Record<string, unknown>>;
+  update(inputResponses: Record<string, unknown>): Promise<void>;
+  cancel(): Promise<void>;
+}
+
+export interface TaskOptions {
+  /** How long a finished task stays readable (default one hour). */
+  ttlMs?: number;
+  /** What clients are told to wait between polls (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Tasks kept at once; past it the oldest finished one goes (default 1000). */
+  max?: number;
+  now?: () => number;
+}
+
+interface Task {
+  id: string;
+  status: TaskStatus;
+  createdAt: number;
+  lastUpdatedAt: number;
+  statusMessage?: string;
+  end?: TaskEnd;
+  run?: TaskWork;
+  remote?: RemoteTask;
+}
+
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export class TaskStore {
+  private readonly tasks = new Map<string, Task>();
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  private readonly max: number;
+  private readonly now: () => number;
+
+  constructor(options: TaskOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 60 * 60_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.max = options.max ?? 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether another task fits (finished ones past their time are dropped first). */
+  hasRoom(): boolean {
+    this.sweep();
+    if (this.tasks.size < this.max) return true;
+    const oldest = [...this.tasks.values()].find((t) => TERMINAL.has(t.status));
+    if (oldest) this.tasks.delete(oldest.id);
+    return this.tasks.size < this.max;
+  }
+
+  /** A task for a call already running here; the CreateTaskResult to answer with. */
+  start(run: TaskWork): Record<string, unknown> {
+    const task = this.add({ run });
+    void run.outcome.then(
+      (end) => this.finish(task, end),
+      (error: unknown) => this.finish(task, { error: { code: -32603, message: (error as Error)?.message ?? String(error) } }),
+    );
+    return this.createResult(task);
+  }
+
+  /** A task a mounted server created: `created` is its CreateTaskResult. Answers ours, with our id. */
+  relay(remote: RemoteTask, created: Record<string, unknown>): Record<string, unknown> {
+    const task = this.add({ remote, status: (created.status as TaskStatus | undefined) ?? 'working' });
+    return { ...created, taskId: task.id };
+  }
+
+  private add(fields: Partial<Task>): Task {
+    const at = this.now();
+    const task: Task = { id: randomUUID(), status: 'working', createdAt: at, lastUpdatedAt: at, ...fields };
+    this.tasks.set(task.id, task);
+    return task;
+  }
+
+  private finish(task: Task, end: TaskEnd): void {
+    if (TERMINAL.has(task.status)) return;
+    task.end = end;
+    task.status = 'result' in end ? 'completed' : 'failed';
+    task.lastUpdatedAt = this.now();
+  }
+
+  /** Notes progress (the last message is the task's statusMessage). */
+  progress(id: string, message: string | undefined): void {
+    const task = this.tasks.get(id);
+    if (!task || message === undefined || TERMINAL.has(task.status)) return;
+    task.statusMessage = message;
+    task.lastUpdatedAt = this.now();
+  }
+
+  has(id: string): boolean {
+    this.sweep();
+    return this.tasks.has(id);
+  }
+
+  /** The DetailedTask `tasks/get` answers; undefined for an id not known (or expired). */
+  async get(id: string): Promise<Record<string, unknown> | undefined> {
+    const task = this.known(id);
+    if (!task) return undefined;
+    if (task.remote) {
+      const detailed = await task.remote.get();
+      if (typeof detailed.status === 'string' && detailed.status !== task.status) {
+        task.status = detailed.status as TaskStatus;
+        task.lastUpdatedAt = this.now();
+      }
+      return { ...detailed, taskId: task.id };
+    }
+    const asked = task.run && !TERMINAL.has(task.status) ? task.run.broker.pending() : {};
+    const waiting = Object.keys(asked).length > 0;
+    const status: TaskStatus = TERMINAL.has(task.status) ? task.status : waiting ? 'input_required' : 'working';
+    return {
+      ...this.info(task, status),
+      ...(waiting && { inputRequests: asked as Record<string, InputRequest> }),
+      ...(status === 'completed' && task.end && 'result' in task.end && { result: task.end.result }),
+      ...(status === 'failed' && task.end && 'error' in task.end && { error: task.end.error }),
+    };
+  }
+
+  /** Delivers answers to a task's questions; false for an unknown id. */
+  async update(id: string, responses: Record<string, unknown>): Promise<boolean> {
+    const task = this.known(id);
+    if (!task) return false;
+    if (task.remote) await task.remote.update(responses);
+    else if (task.run && task.run.broker.answer(responses) > 0) task.lastUpdatedAt = this.now();
+    return true;
+  }
+
+  /** Stops a task (a finished one stays as it is); false for an unknown id. */
+  async cancel(id: string): Promise<boolean> {
+    const task = this.known(id);
+    if (!task) return false;
+    if (task.remote) {
+      await task.remote.cancel();
+      return true;
+    }
+    if (TERMINAL.has(task.status)) return true;
+    task.status = 'cancelled';
+    task.lastUpdatedAt = this.now();
+    task.run?.controller.abort(new CancelledError('the task was cancelled'));
+    return true;
+  }
+
+  /** Cancels every running task (shutdown). */
+  close(): void {
+    for (const task of this.tasks.values()) task.run?.controller.abort(new CancelledError('mcphost is shutting down'));
+  }
+
+  private known(id: string): Task | undefined {
+    this.sweep();
+    return this.tasks.get(id);
+  }
+
+  private createResult(task: Task): Record<string, unknown> {
+    return { resultType: 'task', ...this.info(task, task.status) };
+  }
+
+  private info(task: Task, status: TaskStatus): Record<string, unknown> {
+    return {
+      taskId: task.id,
+      status,
+      ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      createdAt: new Date(task.createdAt).toISOString(),
+      lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+  }
+
+  /** Finished tasks are kept `ttlMs` after they last changed; running ones until they end. */
+  private sweep(): void {
+    const cutoff = this.now() - this.ttlMs;
+    for (const task of this.tasks.values()) {
+      // A relayed task whose server went quiet for that long is dropped too.
+      if ((TERMINAL.has(task.status) || task.remote) && task.lastUpdatedAt < cutoff) this.tasks.delete(task.id);
+    }
+  }
+}
