@@ -1,4 +1,5 @@
-// `mcphost connect <client>`: adds mcphost to Claude Desktop's, Cursor's or Claude Code's config.
+// `mcphost connect <client>`: adds mcphost to the config of Claude Desktop, Cursor, Claude Code,
+// VS Code, Windsurf, Zed or Codex (where each keeps it: src/config/clients.ts).
 // A user-level file gets absolute paths to node and mcphost (a client does not start servers from
 // your shell, so neither PATH nor a version manager's shims apply); a project's file, which a team
 // commits, gets `mcphost` from PATH and paths relative to the project (see portableEnv). Both get the
@@ -9,7 +10,15 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { notTrustedText, readApprovals, realFile, sha256 } from '../config/trust.js';
 import { approveFile } from './trust.js';
-import { claudeDesktopConfig, type ClientKind } from '../config/clients.js';
+import {
+  CLIENT_FORMATS,
+  claudeDesktopConfig,
+  codexUserConfig,
+  vscodeUserConfig,
+  windsurfConfig,
+  zedUserConfig,
+  type ClientKind,
+} from '../config/clients.js';
 import { putClientServer } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 import { doctorReport, type PluginReport } from './inspect.js';
@@ -20,7 +29,7 @@ import { UsageError } from './tool-args.js';
 export interface ConnectRequest extends OpenOptions {
   client: ClientKind;
   plugins: string[];
-  /** Cursor: ~/.cursor/mcp.json instead of the project's; Claude Code: user scope (printed as a `claude mcp add-json` command). */
+  /** Cursor, VS Code, Zed: the user's file, not the project's; Claude Code: user scope (printed as a `claude mcp add-json` command). */
   global?: boolean;
   name?: string;
   dryRun?: boolean;
@@ -43,11 +52,17 @@ export interface ConnectReport {
   machinePaths: string[];
 }
 
+/** Clients that expand `${workspaceFolder}` in a project's file. */
+const WORKSPACE_VARIABLE: ReadonlySet<ClientKind> = new Set(['cursor', 'vscode']);
+
 /**
  * Paths inside the project become relative to it: Cursor expands `${workspaceFolder}` in a project's
- * .cursor/mcp.json (https://cursor.com/docs/context/mcp, "Config interpolation"); Claude Code expands
- * only `${VAR}` (https://code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json")
- * and starts a project's servers in the project folder, so a plain relative path. MCPHOST_CONFIG
+ * .cursor/mcp.json (https://cursor.com/docs/context/mcp, "Config interpolation"), VS Code in
+ * .vscode/mcp.json (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration: "You can
+ * use predefined variables … ${workspaceFolder}"); Claude Code expands only `${VAR}`
+ * (https://code.claude.com/docs/en/mcp, "Environment variable expansion in .mcp.json") and starts a
+ * project's servers in the project folder, as Zed does since zed-industries/zed#35271 ("Context
+ * servers will now be spawned in the currently active project root"), so a plain relative path. MCPHOST_CONFIG
  * outside the project is left out (mcphost finds a user-level config itself); any other path outside
  * it stays, and is reported.
  */
@@ -57,7 +72,7 @@ function portableEnv(env: Record<string, string>, client: ClientKind, projectDir
   for (const [key, value] of Object.entries(env)) {
     const relative = path.isAbsolute(value) ? path.relative(projectDir, value) : undefined;
     const inside = relative !== undefined && !relative.startsWith('..') && !path.isAbsolute(relative);
-    if (inside) out[key] = client === 'cursor' ? `\${workspaceFolder}/${relative.split(path.sep).join('/')}` : relative || '.';
+    if (inside) out[key] = WORKSPACE_VARIABLE.has(client) ? `\${workspaceFolder}/${relative.split(path.sep).join('/')}` : relative || '.';
     else if (key === 'MCPHOST_CONFIG' && relative !== undefined) continue;
     else {
       out[key] = value;
@@ -90,12 +105,34 @@ function refuseUntrusted(resolved: ResolvedConfig): void {
     throw new UsageError(`${resolved.file} would be named in the client's entry, which approves it: ${notTrustedText(trust)} first`);
 }
 
-/** Where the entry goes: the client's file, or nothing when only the client's own CLI may write it. */
+/**
+ * Where the entry goes: the client's file, or nothing when only the client's own CLI may write it.
+ * Windsurf and Codex get the user's file: Windsurf has no project file, and Codex reads a project's
+ * .codex/config.toml only once the project is trusted in Codex, so the user's file is what works.
+ */
 export function clientTarget(client: ClientKind, cwd: string, env: NodeJS.ProcessEnv, global = false): string | undefined {
-  if (client === 'claude-desktop') return claudeDesktopConfig(env);
-  if (client === 'cursor') return global ? path.join(env.HOME || '', '.cursor', 'mcp.json') : path.join(cwd, '.cursor', 'mcp.json');
-  // ~/.claude.json is Claude Code's own state file, rewritten while it runs: `claude mcp add-json` edits it.
-  return global ? undefined : path.join(cwd, '.mcp.json');
+  switch (client) {
+    case 'claude-desktop':
+      return claudeDesktopConfig(env);
+    case 'cursor':
+      return global ? path.join(env.HOME || '', '.cursor', 'mcp.json') : path.join(cwd, '.cursor', 'mcp.json');
+    case 'vscode':
+      return global ? vscodeUserConfig(env) : path.join(cwd, '.vscode', 'mcp.json');
+    case 'zed':
+      return global ? zedUserConfig(env) : path.join(cwd, '.zed', 'settings.json');
+    case 'windsurf':
+      return windsurfConfig(env);
+    case 'codex':
+      return codexUserConfig(env);
+    case 'claude-code':
+      // ~/.claude.json is Claude Code's own state file, rewritten while it runs: `claude mcp add-json` edits it.
+      return global ? undefined : path.join(cwd, '.mcp.json');
+  }
+}
+
+/** Whether the client's file is a project's (committed, used on other machines) rather than the user's. */
+function projectScoped(client: ClientKind, global: boolean | undefined): boolean {
+  return ['claude-code', 'cursor', 'vscode', 'zed'].includes(client) && !global;
 }
 
 export async function connectClient(request: ConnectRequest): Promise<ConnectReport> {
@@ -116,10 +153,11 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
   const name = request.name ?? 'mcphost';
   // A project's file is committed and used on other machines: the entry starts `mcphost` from PATH
   // and names files relative to the project; only user-level files get this machine's absolute paths.
-  const project = request.client !== 'claude-desktop' && !request.global;
+  const project = projectScoped(request.client, request.global);
   const portable = project ? portableEnv(env, request.client, request.cwd) : { env, machinePaths: [] };
   const entry = {
-    ...(request.client === 'claude-code' && { type: 'stdio' as const }),
+    // VS Code requires the type ("type … Yes", its MCP configuration reference); Claude Code writes it.
+    ...((request.client === 'claude-code' || request.client === 'vscode') && { type: 'stdio' as const }),
     command: project ? 'mcphost' : request.node,
     args: [...(project ? [] : [...NODE_FLAGS, request.bin]), 'serve', '--plugins', request.plugins.join(',')],
     env: portable.env,
@@ -147,7 +185,7 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
   if (request.dryRun) return { ...base, outcome: 'not written' };
   // A project file the user approved stays approved: what changes in it is mcphost's own entry.
   const approved = existsSync(file) && readApprovals(request.env).get(realFile(file))?.sha256 === sha256(readFileSync(file));
-  const outcome = putClientServer(file, name, entry);
+  const outcome = putClientServer(file, name, entry, CLIENT_FORMATS[request.client]);
   if (approved) approveFile(file, request.env);
   return { ...base, outcome };
 }

@@ -1,4 +1,4 @@
-// `mcphost servers:import`: copies the servers that Claude Code, Cursor and Claude Desktop know into
+// `mcphost servers:import`: copies the servers that the clients of CLIENT_KINDS know into
 // `.mcprc` (the one mcphost finds, else a new one here), so `mcphost serve` serves them too. Project
 // files come before user ones, the first of a name wins, names .mcprc has already are left alone,
 // and entries that start mcphost itself or are disabled in the client are skipped.

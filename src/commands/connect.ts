@@ -2,26 +2,32 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { connectClient } from '../app/connect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { CLIENT_KINDS, type ClientKind } from '../config/clients.js';
+import { CLIENT_FORMATS, CLIENT_KINDS, type ClientKind } from '../config/clients.js';
+import { renderClientEntry } from '../config/client-write.js';
 
 export default class Connect extends HostCommand {
-  static override summary = "Add mcphost to an MCP client's config: Claude Desktop, Cursor or Claude Code.";
+  static override summary = "Add mcphost to an MCP client's config: Claude Desktop, Cursor, Claude Code, VS Code, Windsurf, Zed or Codex.";
   static override description =
     "A user-level file's entry starts this mcphost with absolute paths (node and bin/run.js); a project's file (committed, used on other machines) " +
     'gets `mcphost` from PATH and paths relative to the project. Either carries the .mcprc in use (MCPHOST_CONFIG) and every plugin setting ' +
     'that now comes from your environment; `doctor` then runs with exactly that environment and says what would still fail. ' +
     'Claude Desktop: its claude_desktop_config.json. Cursor: .cursor/mcp.json here (--global: ~/.cursor/mcp.json). Claude Code: .mcp.json here ' +
-    '(--global: prints the `claude mcp add-json` command, since ~/.claude.json belongs to Claude Code). Restart the client afterwards.';
+    '(--global: prints the `claude mcp add-json` command, since ~/.claude.json belongs to Claude Code). VS Code: .vscode/mcp.json here ' +
+    "(--global: the user profile's mcp.json). Zed: .zed/settings.json here (--global: ~/.config/zed/settings.json). Windsurf: " +
+    '~/.codeium/windsurf/mcp_config.json. Codex: ~/.codex/config.toml ($CODEX_HOME). Comments and other entries in those files are kept. ' +
+    'Restart the client afterwards.';
   static override examples = [
     '<%= config.bin %> connect claude-desktop --plugins godot,pob',
     '<%= config.bin %> connect cursor -p godot --dry-run',
     '<%= config.bin %> connect claude-code -p pob --global',
+    '<%= config.bin %> connect vscode -p godot',
+    '<%= config.bin %> connect codex -p pob,imhex',
   ];
   static override enableJsonFlag = true;
   static override args = { client: Args.string({ description: 'the client', options: [...CLIENT_KINDS], required: true }) };
   static override flags = {
     plugins: pluginsFlag('the client gets'),
-    global: Flags.boolean({ description: "Cursor / Claude Code: the user's config instead of this project's" }),
+    global: Flags.boolean({ description: "Cursor, Claude Code, VS Code, Zed: the user's config instead of this project's" }),
     name: Flags.string({ description: 'the server name in the client (default mcphost)' }),
     'dry-run': Flags.boolean({ description: 'print the entry, write nothing' }),
   };
@@ -40,7 +46,7 @@ export default class Connect extends HostCommand {
       bin: path.join(this.config.root, 'bin', 'run.js'),
     });
     if (!this.jsonEnabled()) {
-      const entry = JSON.stringify({ mcpServers: { [report.name]: report.entry } }, null, 2);
+      const entry = renderClientEntry(report.name, report.entry, CLIENT_FORMATS[report.client]);
       if (report.command) this.log(`run this to add it to Claude Code for every project:\n${report.command}`);
       else if (report.outcome === 'not written') this.log(`would write to ${report.file}:\n${entry}`);
       else this.log(`${report.outcome} ${report.name} in ${report.file}; restart ${report.client} to pick it up`);

@@ -4,6 +4,7 @@
 // set — the environment a client gives a server it starts — and every backend must come out healthy.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { doctorReport } from '../../src/app/inspect.js';
 import { FIXTURES, REPO } from '../helpers/paths.js';
@@ -11,6 +12,9 @@ import { tempDir } from '../helpers/tmp.js';
 
 /** The README's placeholders, and what stands for them here. */
 const PLACEHOLDERS: Record<string, string> = { '/path/to/godot/doc': path.join(FIXTURES, 'godot/doc4') };
+
+type Entry = { command?: string; args?: string[]; env?: Record<string, string> };
+const CLIENT_KEYS = ['mcpServers', 'servers', 'context_servers', 'mcp_servers'];
 
 interface Snippet {
   where: string;
@@ -27,12 +31,13 @@ function section(name: string): string {
 function snippets(): Snippet[] {
   const out: Snippet[] = [];
   for (const [, lang, body] of section('Connecting clients').matchAll(/```(\w+)\n([\s\S]*?)```/g)) {
-    if (lang === 'json') {
-      const servers = (
-        JSON.parse(body) as { mcpServers: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> }
-      ).mcpServers;
+    if (lang === 'json' || lang === 'toml') {
+      // Each client's key: mcpServers (Claude, Cursor, Windsurf), servers (VS Code), context_servers (Zed), mcp_servers (Codex).
+      const file = (lang === 'json' ? JSON.parse(body) : parseToml(body)) as Record<string, Record<string, Entry> | undefined>;
+      const [key, servers] = Object.entries(file).find(([k]) => CLIENT_KEYS.includes(k)) ?? [];
+      if (!servers) throw new Error(`a ${lang} block in "Connecting clients" has none of ${CLIENT_KEYS.join(', ')}`);
       for (const [name, s] of Object.entries(servers))
-        if (s.command === 'mcphost') out.push({ where: `json ${name}`, args: s.args ?? [], env: s.env ?? {} });
+        if (s.command === 'mcphost') out.push({ where: `${lang} ${key} ${name}`, args: s.args ?? [], env: s.env ?? {} });
       continue;
     }
     for (const line of body.split('\n')) {
@@ -67,8 +72,11 @@ function substitute(env: Record<string, string>): Record<string, string> {
 describe("the README's client snippets", () => {
   const found = snippets();
 
-  it('are found: Claude Code (command line and .mcp.json), Claude Desktop, Cursor and the Inspector', () => {
-    expect(found.length).toBeGreaterThanOrEqual(5);
+  it('are found: Claude Code (command line and .mcp.json), Claude Desktop, Cursor, VS Code, Zed, Codex and the Inspector', () => {
+    expect(found.length).toBeGreaterThanOrEqual(8);
+    expect(found.map((s) => s.where)).toEqual(
+      expect.arrayContaining(['json servers mcphost', 'json context_servers mcphost', 'toml mcp_servers mcphost']),
+    );
     expect(found.every((s) => s.args[0] === 'serve' && s.args.includes('--plugins'))).toBe(true);
   });
 

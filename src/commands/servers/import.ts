@@ -4,10 +4,12 @@ import { HostCommand } from '../../cli/host-command.js';
 import { CLIENT_KINDS, type ClientKind } from '../../config/clients.js';
 
 export default class ServersImport extends HostCommand {
-  static override summary = "Copy the MCP servers Claude Code, Cursor or Claude Desktop know into .mcprc's servers.";
+  static override summary =
+    "Copy the MCP servers Claude Code, Cursor, Claude Desktop, VS Code, Windsurf, Zed or Codex know into .mcprc's servers.";
   static override description =
-    "Reads each client's project file in this folder (.mcp.json, .cursor/mcp.json) and its user file (~/.claude.json, ~/.cursor/mcp.json, " +
-    'claude_desktop_config.json). A name .mcprc has already is left alone; entries that start mcphost itself or are disabled are skipped. ' +
+    "Reads each client's project file in this folder (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .zed/settings.json, .codex/config.toml) " +
+    "and its user file (~/.claude.json, ~/.cursor/mcp.json, claude_desktop_config.json, VS Code's mcp.json, ~/.codeium/windsurf/mcp_config.json, " +
+    '~/.config/zed/settings.json, ~/.codex/config.toml). A name .mcprc has already is left alone; entries that start mcphost itself or are disabled are skipped. ' +
     'Writes the .mcprc mcphost finds (YAML keeps its comments), else a new .mcprc here. ' +
     "The servers of this folder's .mcp.json and .cursor/mcp.json can be called by name without importing them.";
   static override examples = ['<%= config.bin %> servers:import', '<%= config.bin %> servers:import claude-desktop --dry-run'];
