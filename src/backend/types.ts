@@ -307,11 +307,7 @@ export interface ResourceDef<C = unknown> {
  */
 export type ResourceSubscribe<C = unknown> = {
   // A method signature, as ToolHandler's: checked bivariantly, so a typed backend's fits the host's.
-  subscribe(
-    uri: string,
-    changed: () => void,
-    ctx: BackendContext<C>,
-  ): (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
+  subscribe(uri: string, changed: () => void, ctx: BackendContext<C>): (() => void | Promise<void>) | Promise<() => void | Promise<void>>;
 }['subscribe'];
 
 export interface ResourceListing {
