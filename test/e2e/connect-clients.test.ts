@@ -60,8 +60,9 @@ describe('connect zed and codex, started as the clients start them', () => {
     expect(await searchThrough(zed, project, clientEnv)).toContain('Node');
 
     expect((await run(['connect', 'codex', '--plugins', 'godot'])).exitCode).toBe(0);
-    const codex = (parseToml(readFileSync(path.join(home.dir, '.codex/config.toml'), 'utf8')) as { mcp_servers: Record<string, Entry> })
-      .mcp_servers.mcphost!;
+    const codex = (
+      parseToml(readFileSync(path.join(home.dir, '.codex/config.toml'), 'utf8')) as unknown as { mcp_servers: Record<string, Entry> }
+    ).mcp_servers.mcphost!;
     expect(codex).toMatchObject({ command: process.execPath, env: { GODOT_DOC_DIR: docs } });
     expect(codex.args).toContain(BIN);
     expect(await searchThrough(codex, home.dir, { HOME: home.dir, PATH: process.env.PATH! })).toContain('Node');
