@@ -7,24 +7,9 @@
 // copy under dist/).
 import { ToolError } from '../../../src/backend/index.js';
 import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
-import type { ScanPlan } from '../scan.js';
-import type { SearchJob, SearchReply } from './search-worker.js';
+import type { SearchJob, SearchRange, SearchReply } from './search-worker.js';
 
-export interface PoolSearch {
-  file: string;
-  /** The file's identity when the search was planned: a worker refuses a file replaced since. */
-  dev: string;
-  ino: string;
-  plan: ScanPlan;
-  /** First match start, and the exclusive bound for match starts. */
-  start: number;
-  lastStart: number;
-  /** Size of the file: no byte at or after it is read. */
-  size: number;
-  /** Matches wanted: the search stops once the first `wanted` are known. */
-  wanted: number;
-  taskBytes: number;
-  bufferBytes: number;
+export interface PoolSearch extends SearchRange {
   signal?: AbortSignal;
   /** Bytes searched so far (tasks finished), after each task. */
   onProgress?(done: number, total: number): void;

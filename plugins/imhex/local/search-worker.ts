@@ -5,18 +5,26 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { workerSide } from '../../../src/kit/index.js';
 import { scan, type ScanPlan } from '../scan.js';
 
-export interface SearchJob {
-  id: number;
+/** What a search covers: the pool's request and every worker's job share it. */
+export interface SearchRange {
   file: string;
+  /** The file's identity when the search was planned: a worker refuses a file replaced since. */
   dev: string;
   ino: string;
   plan: ScanPlan;
+  /** First match start, and the exclusive bound for match starts. */
   start: number;
   lastStart: number;
+  /** Size of the file: no byte at or after it is read. */
   size: number;
+  /** Matches wanted: the search stops once the first `wanted` are known. */
   wanted: number;
   taskBytes: number;
   bufferBytes: number;
+}
+
+export interface SearchJob extends SearchRange {
+  id: number;
   /** [0] the next task to take, [1] non-zero once workers must stop. */
   control: Int32Array;
 }
