@@ -35,35 +35,9 @@ function hostEnv(options: HostOptions): NodeJS.ProcessEnv {
 
 /** `mcphost serve` in-process, with an SDK client connected to it. */
 export async function serveInProcess(options: HostOptions & { era?: 'legacy' | 'modern' }): Promise<InProcessSession> {
-  const { registry } = await openHost({
-    cwd: options.cwd,
-    env: hostEnv(options),
-    plugins: options.plugins,
-    configFile: options.configFile,
-    writeLog: options.writeLog ?? (() => undefined),
-    serving: true,
-  });
-  // Each in-process session is a client of its own, as one stdio connection is.
-  const hostClient = new HostClient('stdio');
-  const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' }, { client: hostClient });
-  attachListChanged(registry, server);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client(
-    { name: 'mcphost-test', version: '1.0.0' },
-    options.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(clientSide);
-  return {
-    client,
-    registry,
-    async close() {
-      await client.close().catch(() => undefined);
-      await server.close().catch(() => undefined);
-      hostClient.close();
-      await registry.close();
-    },
-  };
+  const host = await hostInProcess(options);
+  const client = await host.connect(options.era);
+  return { client, registry: host.registry, close: host.close };
 }
 
 /** One host in-process with any number of clients, each its own (as separate stdio connections are). */
@@ -87,6 +61,8 @@ export async function hostInProcess(options: HostOptions): Promise<{
       const hostClient = new HostClient('stdio');
       const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' }, { client: hostClient });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      // Each session is told of list changes, as every stdio connection of `mcphost serve` is.
+      const detach = attachListChanged(registry, server);
       await server.connect(serverSide);
       const client = new Client(
         { name: 'mcphost-test', version: '1.0.0' },
@@ -94,6 +70,7 @@ export async function hostInProcess(options: HostOptions): Promise<{
       );
       await client.connect(clientSide);
       open.push(async () => {
+        detach();
         await client.close().catch(() => undefined);
         await server.close().catch(() => undefined);
         hostClient.close();
