@@ -68,10 +68,11 @@ export async function initConfig(request: InitRequest): Promise<InitResult> {
     leftOut = checks.filter((c) => !c.ok && c.plugin !== 'pob');
     if (leftOut.length) {
       const kept = names.filter((n) => !leftOut.some((c) => c.plugin === n));
-      writeFileAtomic(file, await starterText(kept, request));
+      const keptText = await starterText(kept, request);
+      writeFileAtomic(file, keptText);
       approveFile(file, request.env);
       checks = checks.filter((c) => kept.includes(c.plugin));
-      return { file, written: true, plugins: kept, text: await starterText(kept, request), checks, leftOut };
+      return { file, written: true, plugins: kept, text: keptText, checks, leftOut };
     }
   }
   return { file, written: true, plugins: names, text, checks, leftOut };
