@@ -31,53 +31,22 @@ const SCENARIOS_01 = [
 ];
 /** Revisions (and extensions) whose server scenarios the 0.2 run covers. */
 const REVISIONS = ['2025-11-25', '2026-07-28', 'extension'];
-/** Scenarios left out, per run, with the reason (the README lists them). */
-const SKIP = {
-  direct: {},
-  proxied: {
-    'server-stateless':
-      'its test_missing_capability reads the client capabilities the fixture sees, which through the proxy are what mcphost declares to a mounted server (all it can relay), not the client’s own',
-    'tasks-lifecycle':
-      'a mounted call runs as a task of mcphost’s; a protocol error of the mounted server arrives as a tool error, so the task ends "completed", not "failed" (not yet passed through)',
-    'tasks-mrtr-input': 'a mounted server’s input requests inside a task are not yet passed through as the task’s input_required status',
-    'tasks-required-task-error': 'a mounted tool’s task: required is not known to the proxy (the 2026 tools listing does not carry it)',
-    'tasks-mrtr-composition': 'a mounted server’s InputRequiredResult before its task is created is not yet passed through verbatim',
-  },
-};
-// Every input-required-result-* scenario (2026-07-28, SEP-2322) through the proxy: a 2026-era client's
-// requests are each a client of their own, and a call paused for an earlier one (or abandoned by an
-// earlier scenario) may still be in flight on the mounted connection, so the relay cannot tell whose
-// question it is and refuses it; and the keys the client sees are mcphost's (q1…), not the mounted
-// server's. Passing the mounted server's InputRequiredResult through verbatim (not done) fixes both.
-for (const name of [
-  'basic-elicitation',
-  'basic-sampling',
-  'basic-list-roots',
-  'request-state',
-  'multiple-input-requests',
-  'multi-round',
-  'missing-input-response',
-  'non-tool-request',
-  'result-type',
-  'unsupported-methods',
-  'tampered-state',
-  'capability-check',
-  'ignore-extra-params',
-  'validate-input',
-]) {
-  SKIP.proxied[`input-required-result-${name}`] =
-    'a 2025-era mounted server’s questions to a 2026-era client are relayed only when no other client’s call is in flight, under keys of mcphost’s (not passed through verbatim)';
-}
+/** Scenarios left out, per run, with the reason (the README lists them): none at present. */
+const SKIP = { direct: {}, proxied: {} };
 /**
  * Scenarios run at once: three against mcphost itself, one at a time through the proxy, whose
- * mounted connection is shared and relays a server's questions only while calls of one client are
- * in flight (README, "The protocol").
+ * mounted connection is shared: a mounted server's log messages name no call, so they are relayed
+ * only while calls of one client are in flight (README, "The protocol").
  */
 const PARALLEL = { direct: 3, proxied: 1 };
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = path.join(repo, '.cache', 'conformance');
-const only = process.argv.slice(2); // optional scenario names, for a focused run
+// A focused run: scenario names as arguments; `--proxied` runs only the proxied part (the direct
+// mcphost still serves as its upstream); `--with-skipped` runs the scenarios SKIP lists too.
+const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (flags.has('--with-skipped')) for (const part of Object.values(SKIP)) for (const name of Object.keys(part)) delete part[name];
 
 function npmInstall(dir, pkg) {
   if (existsSync(path.join(dir, '.ok'))) return;
@@ -206,7 +175,7 @@ const add = ([p, f]) => {
 };
 try {
   console.log(`node ${execFileSync(node, ['-v']).toString().trim()}`);
-  if (only.length === 0) {
+  if (only.length === 0 && !flags.has('--proxied')) {
     const cli01 = suite(SUITE_01);
     const plain = await serve(path.join(repo, 'test/fixtures/conformance.mcprc.yaml'));
     children.push(plain.child);
@@ -216,7 +185,8 @@ try {
   const list = scenarios02(node, cli02);
   const direct = await serve(path.join(repo, 'test/fixtures/conformance/mcprc.yaml'));
   children.push(direct.child);
-  add(await run(`conformance ${SUITE_02} direct`, node, cli02, direct.url, list, SKIP.direct, PARALLEL.direct));
+  if (!flags.has('--proxied'))
+    add(await run(`conformance ${SUITE_02} direct`, node, cli02, direct.url, list, SKIP.direct, PARALLEL.direct));
   const proxy = await serve(path.join(repo, 'test/fixtures/conformance/proxy.mcprc.yaml'), { CONFORMANCE_UPSTREAM: direct.url });
   children.push(proxy.child);
   add(await run(`conformance ${SUITE_02} proxied`, node, cli02, proxy.url, list, SKIP.proxied, PARALLEL.proxied));

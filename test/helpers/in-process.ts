@@ -1,8 +1,9 @@
 // The host in-process: the same path as `mcphost serve` / `mcphost call` (config → loader →
 // registry → MCP server) without a child process. The official SDK client talks to it over the
-// SDK's in-memory transport. Use these for tool-level tests; keep the real binary for one smoke per
+// SDK's in-memory transport (2025 era), or as a stdio connection over a stream pair (2026 era, which
+// the in-memory pair cannot negotiate). Use these for tool-level tests; keep the real binary for one smoke per
 // plugin and transport (test/e2e).
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, type ClientOptions, type Transport } from '@modelcontextprotocol/client';
 import { openHost } from '../../src/app/open.js';
 import { runOneShot, type OneShotRequest } from '../../src/app/one-shot.js';
 import type { CallOutcome } from '../../src/registry/result.js';
@@ -10,7 +11,10 @@ import type { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
 import { HostClient } from '../../src/registry/clients.js';
 import { attachListChanged } from '../../src/server/notify.js';
+import { serveOnStdio } from '../../src/server/stdio.js';
+import { silentLogger } from '../../src/lib/logger.js';
 import { isolatedEnv } from './cli.js';
+import { StreamPairTransport } from './stream-transport.js';
 
 export interface HostOptions {
   /** Working directory (where .mcprc is searched for, and relative paths resolve). */
@@ -40,10 +44,16 @@ export async function serveInProcess(options: HostOptions & { era?: 'legacy' | '
   return { client, registry: host.registry, close: host.close };
 }
 
+/** How a test's client is made: what it declares, and a look at its transport before it connects. */
+export interface ClientSetup {
+  options?: ClientOptions;
+  transport?(transport: Transport): void;
+}
+
 /** One host in-process with any number of clients, each its own (as separate stdio connections are). */
 export async function hostInProcess(options: HostOptions): Promise<{
   registry: Registry;
-  connect(era?: 'legacy' | 'modern'): Promise<Client>;
+  connect(era?: 'legacy' | 'modern', setup?: ClientSetup): Promise<Client>;
   close(): Promise<void>;
 }> {
   const { registry } = await openHost({
@@ -55,19 +65,34 @@ export async function hostInProcess(options: HostOptions): Promise<{
     serving: true,
   });
   const open: Array<() => Promise<void>> = [];
+  /** A 2026-era client: a stdio connection of its own (serveOnStdio over a stream pair), as `serve` gives it. */
+  async function connectModern(setup: ClientSetup): Promise<Client> {
+    const transport = new StreamPairTransport();
+    const serving = serveOnStdio(registry, { name: 'mcphost', version: '0.0.0-test' }, silentLogger, transport.serverSide);
+    const client = new Client(
+      { name: 'mcphost-test', version: '1.0.0' },
+      { ...setup.options, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    setup.transport?.(transport);
+    await client.connect(transport);
+    open.push(async () => {
+      await client.close().catch(() => undefined);
+      await serving.close();
+    });
+    return client;
+  }
   return {
     registry,
-    async connect(era = 'legacy') {
+    async connect(era = 'legacy', setup: ClientSetup = {}) {
+      if (era === 'modern') return connectModern(setup);
       const hostClient = new HostClient('stdio');
       const server = createServer(registry, { name: 'mcphost', version: '0.0.0-test' }, { client: hostClient });
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       // Each session is told of list changes, as every stdio connection of `mcphost serve` is.
       const detach = attachListChanged(registry, server);
       await server.connect(serverSide);
-      const client = new Client(
-        { name: 'mcphost-test', version: '1.0.0' },
-        era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-      );
+      const client = new Client({ name: 'mcphost-test', version: '1.0.0' }, setup.options ?? {});
+      setup.transport?.(clientSide);
       await client.connect(clientSide);
       open.push(async () => {
         detach();

@@ -45,15 +45,18 @@ export class UpstreamClient {
 
   /** Who waits for updates of each subscribed resource. */
   private readonly watchers = new Map<string, Set<() => void>>();
+  /** How each subscribed resource's updates are stopped. */
+  private readonly unsubscribes = new Map<string, () => Promise<unknown>>();
 
   constructor(options: UpstreamOptions) {
     this.options = options;
   }
 
   /**
-   * Subscribes to a resource of the server (resources/subscribe) for `changed`; one subscription per
-   * URI however many wait. Throws NotWatchableError when the server does not offer subscriptions.
-   * A subscription does not survive a reconnect (the server forgot it): the watcher is then silent.
+   * Subscribes to a resource of the server for `changed` (resources/subscribe in the 2025 era; a
+   * `subscriptions/listen` stream naming it in the 2026 era); one subscription per URI however many
+   * wait. Throws NotWatchableError when the server does not offer subscriptions. A subscription does
+   * not survive a reconnect (the server forgot it): the watcher is then silent.
    */
   async watchResource(uri: string, changed: () => void): Promise<() => Promise<void>> {
     const client = await this.connect();
@@ -63,7 +66,7 @@ export class UpstreamClient {
       set = new Set();
       this.watchers.set(uri, set);
       try {
-        await this.request((c) => c.subscribeResource({ uri }, this.listOptions()));
+        this.unsubscribes.set(uri, await this.request((c) => this.subscribe(c, uri)));
       } catch (error) {
         this.watchers.delete(uri);
         throw error;
@@ -74,12 +77,35 @@ export class UpstreamClient {
       const current = this.watchers.get(uri);
       if (!current?.delete(changed) || current.size > 0) return;
       this.watchers.delete(uri);
-      if (this.live) await this.request((c) => c.unsubscribeResource({ uri }, this.listOptions())).catch(() => undefined);
+      const unsubscribe = this.unsubscribes.get(uri);
+      this.unsubscribes.delete(uri);
+      if (this.live) await unsubscribe?.().catch(() => undefined);
     };
+  }
+
+  /** Starts the server's updates of `uri`; returns how to stop them. */
+  private async subscribe(client: Client, uri: string): Promise<() => Promise<unknown>> {
+    if (client.getProtocolEra() === 'modern') {
+      const subscription = await client.listen({ resourceSubscriptions: [uri] }, this.listOptions());
+      return () => subscription.close();
+    }
+    await client.subscribeResource({ uri }, this.listOptions());
+    return () => this.request((c) => c.unsubscribeResource({ uri }, this.listOptions()));
   }
 
   get state(): UpstreamState {
     return this._state;
+  }
+
+  /** The protocol generation of the live connection (`modern`: 2026-07-28); undefined while there is none. */
+  get era(): 'legacy' | 'modern' | undefined {
+    const era = this.live?.client.getProtocolEra();
+    return era === undefined ? undefined : era === 'modern' ? 'modern' : 'legacy';
+  }
+
+  /** The era of the connection, connecting first when there is none. */
+  async connectedEra(): Promise<'legacy' | 'modern'> {
+    return this.era ?? ((await this.connect()).getProtocolEra() === 'modern' ? 'modern' : 'legacy');
   }
 
   /** How errors name the server: "upstream <name>" unless the options say otherwise. */

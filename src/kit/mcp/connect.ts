@@ -18,6 +18,7 @@ import { RELAYED_CAPABILITIES, type AskRouter } from './asks.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
+import { carryTaskResults } from './task-results.js';
 import type { UpstreamOptions, UpstreamTarget } from './types.js';
 
 export interface Live {
@@ -70,6 +71,8 @@ function newClient(ctx: OpenContext): Client {
 
 async function handshake(ctx: OpenContext, transport: Transport, via: string, where: string): Promise<Live> {
   const client = newClient(ctx);
+  // Only a 2026-era server creates tasks; a 2025-era connection's messages are left as they are.
+  if ((ctx.options.protocol ?? '2025-11-25') !== '2025-11-25') carryTaskResults(transport);
   const ms = ctx.deadline - Date.now();
   const timeout = AbortSignal.timeout(Math.max(1, ms));
   try {

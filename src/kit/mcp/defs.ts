@@ -6,7 +6,9 @@ import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool }
 import type { CallContext, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
 import { TOOL_NAME } from '../../backend/names.js';
 import type { UpstreamClient } from './client.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
 import { callUpstreamTool, outputCheck } from './call-tool.js';
+import { passThrough } from './pass-through.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
@@ -63,21 +65,21 @@ export function createDefs(options: DefsOptions) {
       input: { jsonSchema: tool.inputSchema as Record<string, unknown> },
       ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
       ...(tool.annotations && { annotations: tool.annotations }),
-      // A 2026-era client that declared the tasks extension may follow a long call to a mounted
-      // server as a task of mcphost's (the server's call runs on meanwhile).
-      task: 'optional',
-      handler: (args: unknown, ctx: CallContext) =>
-        client.asks.during(ctx, () =>
+      // A 2026-era server runs its own tasks, passed through (pass-through.ts); a call to a 2025-era
+      // one may become a task of mcphost's for a 2026-era client that declared the tasks extension.
+      ...(client.era !== 'modern' && { task: 'optional' as const }),
+      handler: async (args: unknown, ctx: CallContext) => {
+        const params = { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> };
+        if ((await client.connectedEra()) === 'modern') {
+          return client.asks.during(ctx, () => passThrough(client, 'tools/call', params, ctx, BACKSTOP_MS, tool));
+        }
+        return client.asks.during(ctx, () =>
           client.request(
             (c) =>
               callUpstreamTool(
                 c,
-                {
-                  name: tool.name,
-                  arguments: (args ?? {}) as Record<string, unknown>,
-                  // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
-                  ...(ctx.trace && { _meta: { ...ctx.trace } }),
-                },
+                // The caller's trace continues upstream (W3C trace context in _meta, as the spec reserves it).
+                { ...params, ...(ctx.trace && { _meta: { ...ctx.trace } }) },
                 {
                   signal: ctx.signal,
                   timeout: BACKSTOP_MS,
@@ -87,7 +89,8 @@ export function createDefs(options: DefsOptions) {
               ),
             ctx.signal,
           ),
-        ),
+        );
+      },
     };
   }
 
@@ -125,17 +128,23 @@ export function createDefs(options: DefsOptions) {
       ...(prompt.title !== undefined && { title: prompt.title }),
       ...(prompt.description !== undefined && { description: prompt.description }),
       args: z.object(shape),
-      get: (args: Record<string, string>, ctx: CallContext) =>
-        client.asks.during(ctx, () =>
-          client.request((c) => c.getPrompt({ name: prompt.name, arguments: args }, { signal: ctx.signal }), ctx.signal),
-        ) as never,
+      get: async (args: Record<string, string>, ctx: CallContext) => {
+        const params = { name: prompt.name, arguments: args };
+        if ((await client.connectedEra()) === 'modern') {
+          return client.asks.during(ctx, () => passThrough(client, 'prompts/get', params, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC)) as never;
+        }
+        return client.asks.during(ctx, () => client.request((c) => c.getPrompt(params, { signal: ctx.signal }), ctx.signal)) as never;
+      },
     };
   }
 
-  const read = (uri: string, ctx: CallContext) =>
-    options.readResource
-      ? options.readResource(uri, ctx.signal)
-      : client.asks.during(ctx, () => client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal));
+  const read = async (uri: string, ctx: CallContext) => {
+    if (options.readResource) return options.readResource(uri, ctx.signal);
+    if ((await client.connectedEra()) === 'modern') {
+      return client.asks.during(ctx, () => passThrough(client, 'resources/read', { uri }, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC)) as never;
+    }
+    return client.asks.during(ctx, () => client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal));
+  };
 
   function resourceDef(resource: Resource): ResourceDef {
     return {

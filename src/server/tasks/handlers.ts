@@ -10,6 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { isRequestError } from '../../backend/errors.js';
 import type { ClientCapabilities } from '../../backend/types.js';
 import { TASKS_EXTENSION, type TaskStore } from './store.js';
 
@@ -38,10 +39,20 @@ function unknownTask(id: string): ProtocolError {
 
 const taskParams = z.looseObject({ taskId: z.string() });
 
+/** A mounted server's refusal about a task it runs (a RequestError) is the client's JSON-RPC error. */
+async function relayed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isRequestError(error)) throw new ProtocolError(error.code, error.message, error.data);
+    throw error;
+  }
+}
+
 export function installTaskHandlers(server: Server, tasks: TaskStore): void {
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
     requireTasks(ctx, 'tasks/get');
-    const task = await tasks.get(params.taskId);
+    const task = await relayed(() => tasks.get(params.taskId));
     if (!task) throw unknownTask(params.taskId);
     return task as never;
   });
@@ -52,13 +63,13 @@ export function installTaskHandlers(server: Server, tasks: TaskStore): void {
       requireTasks(ctx, 'tasks/update');
       // The SDK lifts `inputResponses` off every request's params into the context.
       const responses = ctx.mcpReq.inputResponses ?? params.inputResponses;
-      if (!(await tasks.update(params.taskId, responses))) throw unknownTask(params.taskId);
+      if (!(await relayed(() => tasks.update(params.taskId, responses)))) throw unknownTask(params.taskId);
       return {} as never;
     },
   );
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
     requireTasks(ctx, 'tasks/cancel');
-    if (!(await tasks.cancel(params.taskId))) throw unknownTask(params.taskId);
+    if (!(await relayed(() => tasks.cancel(params.taskId)))) throw unknownTask(params.taskId);
     return {} as never;
   });
 }
