@@ -183,4 +183,16 @@ describe('a 2025-era client through the proxy', () => {
     expect(textOf(result)).toBe('Hello, Ada!');
     expect(asked).toEqual(['What is your name?']);
   });
+
+  it("gets a mounted resource's updates, which the 2026-era server sends on a subscriptions/listen stream", async () => {
+    const client = await host.connect('legacy');
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await whenListed(client, ['test_simple_text']);
+    await client.subscribeResource({ uri: 'test://watched-resource' });
+    // The fixture changes it every 3 s while someone subscribes.
+    await waitFor(() => updated.length > 0, 'an update of test://watched-resource', 10_000);
+    expect(updated[0]).toBe('test://watched-resource');
+    await client.unsubscribeResource({ uri: 'test://watched-resource' });
+  });
 });

@@ -7,8 +7,9 @@
 // nothing links them; the SDK client does not expose the HTTP stream it came on). So a request is
 // relayed to the caller only while every call in flight on that server comes from one client; with
 // calls of several clients in flight it is refused rather than risk showing one client's question
-// to another. A 2026-era server embeds its questions in the call's own result (InputRequiredResult),
-// which the SDK client fulfils through the same handlers, so the same rule applies.
+// to another. A server spoken to in 2026-07-28 embeds its questions in the call's own result
+// (InputRequiredResult), which is passed through to the client of the call (pass-through.ts): only
+// its log messages, which name no call either, come here.
 import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
 import { isRequestError } from '../../backend/errors.js';
 import type { CallContext, ClientLogLevel, ElicitParams, SampleParams } from '../../backend/types.js';
