@@ -1,6 +1,6 @@
 // What a pob_lua_* call reports while it runs, and how it ends when its caller stops waiting.
-// Progress goes through the stages of a call on a worker (waiting for one, PoB starting, the build
-// loading, the action, the export), always rising, so a client following the call as a task reads
+// Progress goes through the stages of a call on a worker that take time (waiting for one, PoB
+// starting, the build loading), always rising, so a client following the call as a task reads
 // where it is in the task's status. A caller that cancels (tasks/cancel, notifications/cancelled)
 // stops the work; one whose deadline passed does not (the worker finishes, see pool.ts).
 import type { ProgressUpdate } from '../../src/backend/index.js';

@@ -129,13 +129,14 @@ export class PobPool {
   }
 
   private async execute<T>(w: PobWorker, task: PoolTask<T>, stages: CallStages): Promise<PoolAnswer<T>> {
-    // Between steps a cancelled call goes no further (a start under way cannot be cut short).
-    const step = (progress: number, message: string) => {
+    // Between steps a cancelled call goes no further (a start under way cannot be cut short). Only
+    // the steps that take time are reported: a call on a warm worker sends no progress at all.
+    const step = (progress?: number, message?: string) => {
       if (cancelled(task.signal)) throw task.signal!.reason;
-      stages.stage(progress, message);
+      if (progress !== undefined) stages.stage(progress, message!);
     };
     await w.ensureStarted(stages.start);
-    step(62, 'PoB is running');
+    step();
     if (!this.buildsAsValues) {
       const value = task.load
         ? await w.call('load_build_xml', { xml: task.load.xml, ...(task.load.name ? { name: task.load.name } : {}) }, task.tool)
@@ -157,7 +158,7 @@ export class PobPool {
       value = w.holds(id, name) ? await w.call('get_build_info', {}, task.tool) : await w.load(id, xml, name, task.tool);
     }
     if (task.run) {
-      step(85, `running ${task.tool}`);
+      step();
       try {
         value = await task.run(w);
       } catch (error) {
@@ -167,7 +168,6 @@ export class PobPool {
     }
     const buildId = task.build ?? task.load?.id;
     if (!task.mutates) return { value: value as T, buildId };
-    stages.stage(95, 'storing the changed build');
     try {
       const id = await this.store.put(await w.exportXml(task.tool));
       w.adopt(id);
