@@ -181,8 +181,9 @@ export class JsonLinesProcess {
   }
 
   /**
-   * Kills the child at once (SIGKILL), whatever it is doing: the request in flight fails, and the
-   * next request starts a new child. For work its caller cancelled, which must not hold the child.
+   * Kills the running child at once (SIGKILL), whatever it is doing: the request in flight fails,
+   * and the next request starts a new child (a child still starting is not touched). For work its
+   * caller cancelled, which must not hold the child.
    */
   async kill(): Promise<void> {
     await this.stopChild(this.child, true);
