@@ -43,9 +43,19 @@ export async function runTool(
   }
   const timeoutMs = clampTimeout(options.timeoutMs ?? tool.def.timeoutMs ?? tool.host.loaded.section.timeoutMs ?? env.toolMs);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError(`tool ${tool.publicName}`, timeoutMs)), timeoutMs);
-  const onCancel = () => controller.abort(new CancelledError(options.signal?.reason));
-  const onShutdown = () => controller.abort(new ShutdownError());
+  // The handler races `aborted`, which the first of timeout, cancellation and shutdown rejects
+  // here, with the reason the signal gets (no listener on the signal: one less per call).
+  let stop!: (reason: Error) => void;
+  const aborted = new Promise<never>((_, reject) => (stop = reject));
+  aborted.catch(() => undefined);
+  const abort = (reason: Error) => {
+    if (controller.signal.aborted) return;
+    controller.abort(reason);
+    stop(reason);
+  };
+  const timer = setTimeout(() => abort(new TimeoutError(`tool ${tool.publicName}`, timeoutMs)), timeoutMs);
+  const onCancel = () => abort(new CancelledError(options.signal?.reason));
+  const onShutdown = () => abort(new ShutdownError());
   options.signal?.addEventListener('abort', onCancel, { once: true });
   env.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (options.signal?.aborted) onCancel();
@@ -57,11 +67,6 @@ export async function runTool(
     options.onProgress(update.message === undefined ? update : { ...update, message: capText(update.message, 1024) });
   };
   try {
-    const aborted = new Promise<never>((_, reject) => {
-      if (controller.signal.aborted) reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     // Cancelled (or timed out) before it started: the handler is not started at all.
     if (controller.signal.aborted) throw controller.signal.reason;
     const ctx = tool.host.callContext(controller.signal, progress, options.client, options.channel, options.broker, options.trace);
