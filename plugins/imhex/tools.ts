@@ -83,6 +83,9 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       input: inputs.search,
       output: outputs.search,
       annotations: readOnly,
+      // A 1 GiB file takes seconds: a client that follows tasks polls it (progress as its status)
+      // and may cancel it, which stops the scan (the pool's workers check between buffers).
+      task: 'optional',
       handler: async ({ pattern, start_offset, end_offset, max_results, maxResults: deprecated }, ctx) => {
         const parsed = parsePattern('pattern', pattern);
         const range = checkRange(start_offset, end_offset);

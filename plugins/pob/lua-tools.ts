@@ -45,6 +45,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         'Starts the Path of Building Lua process (or connects to the PoB GUI) and reports its version; other pob_lua_* tools start it on demand.',
       input: z.object({}),
       annotations: { ...reads, idempotentHint: true },
+      task: 'optional',
       handler: async (_args, ctx) => {
         const pool = getPool();
         await pool.start(ctx.progress);
@@ -88,6 +89,8 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
           message: 'give exactly one of build_xml, code or build_id',
         }),
       annotations: edits,
+      // PoB takes seconds to load a build (more to start): a client that follows tasks polls it.
+      task: 'optional',
       handler: (args, ctx) => loadTool(getPool(), ctx, args),
     }),
     luaTool({
@@ -249,6 +252,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         })
         .refine((a) => (a.build === undefined) !== (a.build_id === undefined), { message: 'give exactly one of build or build_id' }),
       annotations: edits,
+      task: 'optional',
       handler: async ({ build, build_id, tolerance }, ctx) => {
         const { report, buildId } = await verifyBuild(getPool(), ctx, { build, build_id }, tolerance);
         return structured({ ...report, ...(buildId ? { build_id: buildId } : {}) }, renderVerify(report));

@@ -4,10 +4,13 @@
 // store first. A call that changes the build is followed by an export: the new build goes into
 // the store and its id is answered. The caller's deadline never stops a worker mid-calculation:
 // the caller is answered at once, the worker finishes (a load it finishes is then held, so the
-// retry finds it) and its own budgets (budgets.ts) decide when it is stuck.
+// retry finds it) and its own budgets (budgets.ts) decide when it is stuck. A caller that cancels
+// does stop it: the worker's PoB is killed (it starts afresh on the next call), so a cancelled
+// 30-second load does not hold a worker that others wait for.
 import path from 'node:path';
 import { ToolError, UnavailableError, type Logger, type ProgressUpdate } from '../../src/backend/index.js';
 import { Budgets } from './budgets.js';
+import { abortable, CallStages, cancelled } from './call-stages.js';
 import { defaultWorkers, linkOf, type PobConfig } from './config.js';
 import { FairQueue } from './scheduler.js';
 import { chooseServer, type ServerChoice } from './server-choice.js';
@@ -110,9 +113,11 @@ export class PobPool {
     if (values && build && !this.workers.some((w) => w.holding === build) && !this.store.knows(build) && !(await this.store.has(build)))
       throw this.unknownBuild(build);
     const key = values ? (task.build ?? task.load?.id) : undefined;
+    const stages = new CallStages(task.progress);
+    if (this.queue.busy === this.size) stages.stage(0, `waiting for a PoB worker (${this.size} busy, ${this.queue.queued} calls waiting)`);
     const slot = await this.queue.acquire({ client: task.client, key, changesKey: task.mutates }, task.signal);
     const worker = this.workers[slot];
-    const work = this.execute(worker, task);
+    const work = this.execute(worker, task, stages);
     void work
       .then(
         () => this.afterCall(worker),
@@ -120,11 +125,18 @@ export class PobPool {
       )
       .catch(() => undefined)
       .finally(() => this.queue.release(slot, worker.holding));
-    return abortable(work, task.signal);
+    return abortable(work, task.signal, () => void worker.interrupt(`${task.tool} was cancelled`));
   }
 
-  private async execute<T>(w: PobWorker, task: PoolTask<T>): Promise<PoolAnswer<T>> {
-    await w.ensureStarted(task.progress);
+  private async execute<T>(w: PobWorker, task: PoolTask<T>, stages: CallStages): Promise<PoolAnswer<T>> {
+    // Between steps a cancelled call goes no further (a start under way cannot be cut short). Only
+    // the steps that take time are reported: a call on a warm worker sends no progress at all.
+    const step = (progress?: number, message?: string) => {
+      if (cancelled(task.signal)) throw task.signal!.reason;
+      if (progress !== undefined) stages.stage(progress, message!);
+    };
+    await w.ensureStarted(stages.start);
+    step();
     if (!this.buildsAsValues) {
       const value = task.load
         ? await w.call('load_build_xml', { xml: task.load.xml, ...(task.load.name ? { name: task.load.name } : {}) }, task.tool)
@@ -134,16 +146,19 @@ export class PobPool {
     if (task.build && !w.holds(task.build)) {
       const xml = await this.store.get(task.build);
       if (xml === undefined) throw this.unknownBuild(task.build);
+      step(65, 'loading the build from the build store into PoB');
       await w.load(task.build, xml, undefined, task.tool);
     }
     let value: unknown;
     if (task.load) {
       const { id, xml, name } = task.load;
+      step(70, 'PoB is loading and calculating the build');
       // A build this worker holds as loaded is not loaded again: a retried load finds the one
       // that finished after its caller gave up.
       value = w.holds(id, name) ? await w.call('get_build_info', {}, task.tool) : await w.load(id, xml, name, task.tool);
     }
     if (task.run) {
+      step();
       try {
         value = await task.run(w);
       } catch (error) {
@@ -238,15 +253,4 @@ export class PobPool {
       { code: 'UNKNOWN_BUILD', data: { build_id: id } },
     );
   }
-}
-
-/** The work's answer, or the signal's reason as soon as it aborts (the work goes on). */
-function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -235,6 +235,18 @@ export class PobWorker {
     await this.stop();
   }
 
+  /**
+   * Stops what PoB is doing for a call that was cancelled: the process is killed (the next call
+   * starts a new one; the builds are in the store). A PoB GUI (tcp) cannot be interrupted: its call
+   * runs to the end.
+   */
+  async interrupt(why: string): Promise<void> {
+    if (this.mode === 'tcp' || !this.process?.running) return;
+    this.held = undefined;
+    this.logger.info(`PoB worker ${this.index + 1}: stopping PoB (${why})`);
+    await this.process.kill();
+  }
+
   /** Stops the process (or drops the connection; a PoB GUI keeps running); the next call starts again. Idempotent. */
   async stop(): Promise<boolean> {
     const wasRunning = this.running;

@@ -104,7 +104,12 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       // (no request left to carry it) do its questions go through the broker.
       return invoke(channel).then((first) => (first.inputRequired && task.id ? runToEnd(first, invoke, channel, broker, signal) : first));
     }, options.client.hold());
-    run.onProgress = sink.send;
+    // The last progress message becomes the task's status if the call turns into one.
+    let lastMessage: string | undefined;
+    run.onProgress = (p) => {
+      lastMessage = p.message ?? lastMessage;
+      sink.send(p);
+    };
     if (!asTask) return wire(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
 
     const early = await Promise.race([
@@ -115,6 +120,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     if (typeof early === 'object') return await answer(early.done, name, ctx);
     const created = services.tasks.start({ outcome: run.outcome.then(taskEnd), broker: run.broker, controller: run.controller });
     task.id = created.taskId as string;
+    services.tasks.progress(task.id, lastMessage);
     run.onProgress = (p) => services.tasks.progress(created.taskId as string, p.message);
     return wire(created);
   });

@@ -139,6 +139,21 @@ describe('JsonLinesProcess', () => {
     expect(p.stats.timeouts).toBe(1);
   });
 
+  it('kills a busy child at once on kill(): the request in flight fails, and the next starts a fresh child', async () => {
+    const p = child();
+    const first = result(await p.request({ action: 'echo' })).pid as number;
+    const hung = p.request({ action: 'hang' });
+    await new Promise((r) => setTimeout(r, 100)); // sent, and hanging
+    await p.kill();
+    const error = await rejection(hung);
+    expect(error.code).toBe('CLOSED');
+    expect(await gone(first)).toBe(true);
+    const next = result(await p.request({ action: 'echo' })).pid;
+    expect(next).not.toBe(first);
+    // Asked for, so neither a crash nor a timeout.
+    expect(p.stats).toMatchObject({ crashes: 0, timeouts: 0, starts: 2 });
+  });
+
   it('fails a request whose child exits with the exit code and the last stderr lines', async () => {
     const p = child();
     const first = result(await p.request({ action: 'echo' })).pid;

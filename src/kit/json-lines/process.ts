@@ -180,6 +180,15 @@ export class JsonLinesProcess {
     return stopChild(child, graceMs, kill);
   }
 
+  /**
+   * Kills the running child at once (SIGKILL), whatever it is doing: the request in flight fails,
+   * and the next request starts a new child (a child still starting is not touched). For work its
+   * caller cancelled, which must not hold the child.
+   */
+  async kill(): Promise<void> {
+    await this.stopChild(this.child, true);
+  }
+
   /** Stops the child (if any); the next request starts a new one. Safe to call any number of times. */
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);

@@ -43,7 +43,7 @@ export function installTaskHandlers(server: Server, tasks: TaskStore): void {
     requireTasks(ctx, 'tasks/get');
     const task = await tasks.get(params.taskId);
     if (!task) throw unknownTask(params.taskId);
-    return task as never;
+    return task;
   });
   server.setRequestHandler(
     'tasks/update',
@@ -53,12 +53,12 @@ export function installTaskHandlers(server: Server, tasks: TaskStore): void {
       // The SDK lifts `inputResponses` off every request's params into the context.
       const responses = ctx.mcpReq.inputResponses ?? params.inputResponses;
       if (!(await tasks.update(params.taskId, responses))) throw unknownTask(params.taskId);
-      return {} as never;
+      return {};
     },
   );
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
     requireTasks(ctx, 'tasks/cancel');
     if (!(await tasks.cancel(params.taskId))) throw unknownTask(params.taskId);
-    return {} as never;
+    return {};
   });
 }
