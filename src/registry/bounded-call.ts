@@ -42,9 +42,19 @@ export async function boundedCall<R>(
 ): Promise<Answer<R>> {
   const timeoutMs = clampTimeout(call.timeoutMs);
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError(call.what, timeoutMs)), timeoutMs);
-  const onCancel = () => controller.abort(call.cancelled ? call.cancelled(call.signal?.reason) : call.signal?.reason);
-  const onShutdown = () => controller.abort(call.shutdown.reason);
+  // The handler races `aborted`, which the first of timeout, cancellation and shutdown rejects
+  // here, with the reason the signal gets (no listener on the signal: one less per call).
+  let stop!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_, reject) => (stop = reject));
+  aborted.catch(() => undefined);
+  const abort = (reason: unknown) => {
+    if (controller.signal.aborted) return;
+    controller.abort(reason);
+    stop(controller.signal.reason);
+  };
+  const timer = setTimeout(() => abort(new TimeoutError(call.what, timeoutMs)), timeoutMs);
+  const onCancel = () => abort(call.cancelled ? call.cancelled(call.signal?.reason) : call.signal?.reason);
+  const onShutdown = () => abort(call.shutdown.reason);
   call.signal?.addEventListener('abort', onCancel, { once: true });
   call.shutdown.addEventListener('abort', onShutdown, { once: true });
   if (call.shutdown.aborted) onShutdown();
@@ -57,11 +67,6 @@ export async function boundedCall<R>(
     call.onProgress(update.message === undefined ? update : { ...update, message: capText(update.message, 1024) });
   };
   try {
-    const aborted = new Promise<never>((_, reject) => {
-      if (controller.signal.aborted) reject(controller.signal.reason);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
     // Cancelled (or timed out) before it started: the handler is not started at all.
     if (controller.signal.aborted) throw controller.signal.reason;
     const { host } = call;

@@ -7,6 +7,7 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LineBuffer } from '../kit/json-lines/peer.js';
+import { isPlainMessage } from '../kit/mcp/jsonrpc-shape.js';
 import { messageTooLarge } from '../registry/limits.js';
 
 const MAX_LINE = 16 * 1024 * 1024;
@@ -29,6 +30,7 @@ function check(line: string): Checked {
   // Counted before the SDK validates it: zod walking 300,000 keys would hold the connection for seconds.
   const tooLarge = messageTooLarge(value);
   if (tooLarge) return invalid(requestId(value), `Invalid Request: ${tooLarge}`);
+  if (isPlainMessage(value)) return { message: value };
   try {
     return { message: parseJSONRPCMessage(value) };
   } catch {

@@ -3,7 +3,7 @@
 // 2026-era request runs it detached: it is answered when the call ends, with an input-required
 // result while the call waits for the client (paused-calls.ts), or — for a task-capable tool and a
 // client that declared the tasks extension — with a task once the call outlasts a moment.
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { HandlerResultTypeMap, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { ProgressUpdate } from '../backend/types.js';
 import type { HostClient } from '../registry/clients.js';
 import { clampTimeout } from '../registry/limits.js';
@@ -28,6 +28,17 @@ const IMMEDIATE_MS = 250;
 /** How long a client gets to answer the progress-confirming ping before the response goes out anyway. */
 const CONFIRM_PROGRESS_MS = 1_000;
 
+/** What a tools/call handler hands the SDK, which checks it against the era's result schema before sending it. */
+type ToolCallAnswer = HandlerResultTypeMap['tools/call'];
+
+/**
+ * The host's answers are typed by the host: a backend's ToolResult (whose resource contents may
+ * lack both text and blob, which the SDK's type does not allow), and the records answers.ts and the
+ * task store build (an input-required result, a task). The SDK validates each against the era's
+ * result schema before it goes out, and answers the client with an error if it does not fit.
+ */
+const wire = (answer: object): ToolCallAnswer => answer as ToolCallAnswer;
+
 export interface ToolCallOptions {
   client: HostClient;
   services: HostServices;
@@ -50,7 +61,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     if (sealed?.k === 'p') {
       const run = resumed<CallOutcome>(sealed, ctx, services);
       run.onProgress = sink.send;
-      return (await drive(run, ctx, services, (o) => answer(o, name, ctx))) as never;
+      return wire(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
     }
     const channel = channelFor(server, ctx, options.session, inputOf(ctx, sealed, name));
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
@@ -63,7 +74,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     if (options.surface.isMeta(name)) {
       const outcome = await options.surface.call(name, args ?? {}, { ...call, signal: ctx.mcpReq.signal, channel, onProgress: sink.send });
       await sink.flush();
-      return (await answer(outcome, name, ctx)) as never;
+      return await answer(outcome, name, ctx);
     }
     let tool: PublishedTool;
     try {
@@ -78,7 +89,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       if (options.confirmProgress && sink.sent > 0) {
         await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
       }
-      return (await answer(outcome, name, ctx)) as never;
+      return await answer(outcome, name, ctx);
     }
 
     const tasks = declaresTasks(channel.capabilities);
@@ -99,27 +110,27 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       lastMessage = p.message ?? lastMessage;
       sink.send(p);
     };
-    if (!asTask) return (await drive(run, ctx, services, (o) => answer(o, name, ctx))) as never;
+    if (!asTask) return wire(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
 
     const early = await Promise.race([
       run.outcome.then((o) => ({ done: o })),
       run.broker.whenAsked().then(() => 'asked' as const),
       new Promise<'later'>((resolve) => setTimeout(() => resolve('later'), IMMEDIATE_MS)),
     ]);
-    if (typeof early === 'object') return (await answer(early.done, name, ctx)) as never;
+    if (typeof early === 'object') return await answer(early.done, name, ctx);
     const created = services.tasks.start({ outcome: run.outcome.then(taskEnd), broker: run.broker, controller: run.controller });
     task.id = created.taskId as string;
     services.tasks.progress(task.id, lastMessage);
     run.onProgress = (p) => services.tasks.progress(created.taskId as string, p.message);
-    return created as never;
+    return wire(created);
   });
 
   /** The wire answer of a finished call. */
-  async function answer(outcome: CallOutcome, name: string, ctx: ServerContext): Promise<Record<string, unknown>> {
+  async function answer(outcome: CallOutcome, name: string, ctx: ServerContext): Promise<ToolCallAnswer> {
     if (outcome.refused) throw refusal(outcome.refused);
-    if (outcome.inputRequired) return inputRequiredAnswer(outcome.inputRequired, name, ctx, services);
-    if (outcome.remoteTask) return services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created);
-    return outcome.result as unknown as Record<string, unknown>;
+    if (outcome.inputRequired) return wire(await inputRequiredAnswer(outcome.inputRequired, name, ctx, services));
+    if (outcome.remoteTask) return wire(services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created));
+    return wire(outcome.result);
   }
 }
 

@@ -3,9 +3,10 @@
 // failure (its probe for "is this a spec method"), then parsing the result, then looking the tool's
 // output schema up in its listing cache: about a third of what relaying a small call cost mcphost.
 // A 2025-era connection has nothing else callTool() adds (header mirroring is 2026-era only), so
-// there the request goes out with the SDK's own CallToolResult schema, and the output schema the
-// tool was listed with is checked here, compiled once per listing, with the same errors callTool()
-// gives. A 2026-era connection keeps callTool().
+// there the request goes out with the SDK's own CallToolResult schema (skipped for a plain text
+// result, which it would pass unchanged), and the output schema the tool was listed with is checked
+// here, compiled once per listing, with the same errors callTool() gives. A 2026-era connection
+// keeps callTool().
 import {
   fromJsonSchema,
   ProtocolError,
@@ -17,6 +18,39 @@ import {
 } from '@modelcontextprotocol/client';
 
 type Options = NonNullable<Parameters<Client['callTool']>[1]>;
+type ResultSchema = typeof specTypeSchemas.CallToolResult;
+
+const TEXT_KEYS = ['type', 'text'];
+const RESULT_KEYS = ['content', 'isError', 'structuredContent'];
+
+/**
+ * A result the SDK's CallToolResult schema accepts and returns unchanged: text content only (an
+ * item with nothing but `type: 'text'` and a string `text`), no `_meta`. Most results are; the
+ * schema, which walks every content union member of every item, is kept for the rest.
+ */
+function isPlainTextResult(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const result = value as Record<string, unknown>;
+  for (const key in result) if (!RESULT_KEYS.includes(key)) return false;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
+  if (!Array.isArray(result.content)) return false;
+  for (const item of result.content as unknown[]) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+    const block = item as Record<string, unknown>;
+    if (block.type !== 'text' || typeof block.text !== 'string') return false;
+    for (const key in block) if (!TEXT_KEYS.includes(key)) return false;
+  }
+  return true;
+}
+
+/** The SDK's CallToolResult schema, skipped for results it would pass unchanged. */
+export const callToolResult: ResultSchema = {
+  '~standard': {
+    ...specTypeSchemas.CallToolResult['~standard'],
+    validate: (value) =>
+      isPlainTextResult(value) ? { value: value as CallToolResult } : specTypeSchemas.CallToolResult['~standard'].validate(value),
+  },
+};
 type Params = Parameters<Client['callTool']>[0];
 type Check = { ok: true; validate?: (value: unknown) => string | undefined } | { ok: false; error: string };
 
@@ -48,7 +82,7 @@ export async function callUpstreamTool(client: Client, params: Params, options: 
   const compiled = check();
   if (!compiled.ok)
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool '${params.name}' has an invalid outputSchema: ${compiled.error}`);
-  const result = (await client.request({ method: 'tools/call', params }, specTypeSchemas.CallToolResult, options)) as CallToolResult;
+  const result = (await client.request({ method: 'tools/call', params }, callToolResult, options)) as CallToolResult;
   if (compiled.validate && !result.isError) {
     if (result.structuredContent === undefined) {
       throw new ProtocolError(

@@ -261,7 +261,8 @@ export class UpstreamClient {
    */
   async request<T>(run: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const client = await this.connect();
+      // A live connection is used at once (connect() would say the same, a few promise hops later).
+      const client = this.live?.client ?? (await this.connect());
       const live = this.live;
       if (!live) {
         // Lost again between connecting and sending.

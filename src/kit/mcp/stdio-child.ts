@@ -9,12 +9,13 @@
 // is reported and skipped.
 import { execa, type ResultPromise } from 'execa';
 import {
-  deserializeMessage,
+  parseJSONRPCMessage,
   serializeMessage,
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { isPlainMessage } from './jsonrpc-shape.js';
 import { LineChunks } from './line-chunks.js';
 
 export interface ChildSpec {
@@ -193,11 +194,12 @@ export class ChildProcessTransport implements Transport {
   }
 
   private deliver(line: Buffer): 'notification' | 'other' | undefined {
-    const text = line.toString('utf8').replace(/\r$/, '');
+    const text = line.toString('utf8', 0, line.at(-1) === 0x0d ? line.length - 1 : line.length);
     if (text.trim() === '') return undefined;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      const value: unknown = JSON.parse(text);
+      message = isPlainMessage(value) ? value : parseJSONRPCMessage(value);
     } catch (error) {
       this.onerror?.(new Error(`ignored a stdout line that is not a JSON-RPC message: ${(error as Error).message.slice(0, 200)}`));
       return undefined;

@@ -1,0 +1,55 @@
+// The SDK's JSONRPCMessageSchema (zod) decides what a JSON-RPC message is, and every line read from
+// a client or a mounted server went through it before the SDK checked the same message again: in
+// the profile of a relayed call, parsing the upstream's answer this way cost as much as running it
+// through the SDK client. The shapes nearly every message has are recognised here with a few
+// typeof checks: a request, a notification or a result whose keys are exactly those the schema
+// allows, whose id is a string or a safe integer, and whose `_meta` (if any) the schema would leave
+// as it is. For these the schema's verdict is "valid" and its output is a copy equal to the input,
+// so the input is used as it is. Anything else (an error response, a result with `_meta`, an extra
+// key, a number id past 2^53, …) is left to the schema, so every refusal and its wording stay the SDK's.
+import { RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/client';
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isId(id: unknown): boolean {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+/** Keys of `value` all among `allowed`. */
+function onlyKeys(value: Plain, allowed: readonly string[]): boolean {
+  for (const key in value) if (!allowed.includes(key)) return false;
+  return true;
+}
+
+/** Request and notification params: any object whose `_meta`, if present, the schema keeps unchanged. */
+function plainParams(params: unknown): boolean {
+  if (params === undefined) return true;
+  if (!isPlain(params)) return false;
+  const meta = params._meta;
+  if (meta === undefined) return !('_meta' in params);
+  if (!isPlain(meta) || RELATED_TASK_META_KEY in meta) return false;
+  const token = meta.progressToken;
+  return token === undefined ? !('progressToken' in meta) : isId(token);
+}
+
+const REQUEST_KEYS = ['jsonrpc', 'id', 'method', 'params'] as const;
+const NOTIFICATION_KEYS = ['jsonrpc', 'method', 'params'] as const;
+const RESULT_KEYS = ['jsonrpc', 'id', 'result'] as const;
+
+/**
+ * Whether a parsed JSON value is a JSON-RPC message of a common shape that
+ * `JSONRPCMessageSchema` accepts unchanged. False means "ask the schema", not "invalid".
+ */
+export function isPlainMessage(value: unknown): value is JSONRPCMessage {
+  if (!isPlain(value) || value.jsonrpc !== '2.0') return false;
+  if (typeof value.method === 'string') {
+    if ('id' in value) return isId(value.id) && onlyKeys(value, REQUEST_KEYS) && plainParams(value.params);
+    return onlyKeys(value, NOTIFICATION_KEYS) && plainParams(value.params);
+  }
+  const result = value.result;
+  return isPlain(result) && !('_meta' in result) && isId(value.id) && onlyKeys(value, RESULT_KEYS);
+}
