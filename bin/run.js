@@ -15,6 +15,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
 }
 
 async function callFast(args) {
-  const { main } = await import('../dist/src/cli/call-main.js');
+  const { main } = await import('../dist/src/cli/call.bundle.js');
   return main(args);
 }

@@ -2,14 +2,14 @@
 // every call but `--help`, and the oclif command (src/commands/call.ts). Each case here runs both —
 // the real binary for the first, the oclif command in-process for the second — and asks for the
 // same stdout, stderr and exit code; and the fast path must see the installed plugins oclif sees.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Call from '../../src/commands/call.js';
 import { installedWithoutOclif } from '../../src/cli/call-main.js';
 import { installedPackages, type OclifPluginLike } from '../../src/loader/installed.js';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { FIXTURES, KITCHEN } from '../helpers/paths.js';
+import { FIXTURES, KITCHEN, REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { approve } from '../helpers/trust.js';
 import { runCommand, runInProcess } from './run-command.js';
@@ -46,6 +46,42 @@ describe('mcphost call: fast path and oclif path', () => {
     const { fast, full } = await both(['kitchen', 'boom'], { MCPHOST_CONTENT_TYPE: 'json' });
     expect(JSON.parse(fast.stdout).error.exit).toBe(5);
     expect(fast).toEqual(full);
+  });
+});
+
+describe('the bundled fast path and a plugin share one contract', () => {
+  it('keeps src/backend and src/kit out of the bundle: a plugin outside the repo throws the classes the host checks', async () => {
+    const cli = path.join(REPO, 'dist/src/cli');
+    const bundle = readdirSync(cli)
+      .filter((f) => /^call\.(bundle|chunk-)/.test(f))
+      .map((f) => readFileSync(path.join(cli, f), 'utf8'))
+      .join('\n');
+    expect(bundle).toContain('from "../backend/errors.js"');
+    expect(bundle).not.toMatch(/class (ToolError|UnavailableError|RequestError)\b/);
+
+    const home = tempDir('mcphost-outside-');
+    home.write(
+      'plugin.js',
+      [
+        "import { defineBackend, ToolError, UnavailableError } from 'mcphost';",
+        'export default defineBackend({',
+        "  name: 'outside', version: '1.0.0', description: 'outside the repo',",
+        '  tools: [',
+        "    { name: 'down', description: 'down', input: { jsonSchema: { type: 'object' } }, handler: () => { throw new UnavailableError('the outside service is off'); } },",
+        "    { name: 'bad', description: 'bad', input: { jsonSchema: { type: 'object' } }, handler: () => { throw new ToolError('no such row', { code: 'INVALID_ARGUMENT' }); } },",
+        '  ],',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    home.write('.mcprc.yaml', `plugins:\n  outside:\n    module: ${path.join(home.dir, 'plugin.js')}\n`);
+    await approve(home.dir);
+    const run = (tool: string) => runCli(['call', 'outside', tool, '--json'], { cwd: home.dir, env: isolatedEnv(home.dir) });
+    const [down, bad] = await Promise.all([run('down'), run('bad')]);
+    expect(down.exitCode).toBe(4);
+    expect(JSON.parse(down.stdout).error).toEqual({ message: 'the outside service is off', exit: 4, code: 'UNAVAILABLE' });
+    expect(bad.exitCode).toBe(1);
+    expect(JSON.parse(bad.stdout).error).toMatchObject({ message: 'no such row', exit: 1, code: 'INVALID_ARGUMENT' });
   });
 });
 
