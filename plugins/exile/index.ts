@@ -16,8 +16,8 @@ import {
 } from '../../src/backend/index.js';
 import type { ExileProvider, ProviderCallContext } from './provider.js';
 import { recordCommand } from './record-command.js';
-import { createRemoteProvider, type HudTool, type RemoteProvider } from './remote.js';
-import { evalInput, exploreInput, queryInput, type EvalArgs, type ExploreArgs, type QueryArgs } from './schemas.js';
+import { createRemoteProvider, type HudArgs, type HudTool, type RemoteProvider } from './remote.js';
+import { evalInput, exploreInput, queryInput } from './schemas.js';
 
 const configSchema = z.object({
   url: z
@@ -36,7 +36,6 @@ const configSchema = z.object({
 });
 
 type Config = z.output<typeof configSchema>;
-type HudArgs = { explore: ExploreArgs; eval: EvalArgs; query: QueryArgs };
 type LocalTools = { [K in HudTool]: (args: HudArgs[K], ctx: ProviderCallContext) => Promise<unknown> };
 
 /** A snapshot provider's data rendered as a result: an object as structured content, anything else as text. */

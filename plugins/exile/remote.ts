@@ -7,6 +7,9 @@ import type { ExileProvider, ProviderCallContext } from './provider.js';
 import type { EvalArgs, ExploreArgs, QueryArgs } from './schemas.js';
 
 export type HudTool = 'explore' | 'eval' | 'query';
+export type HudArgs = { explore: ExploreArgs; eval: EvalArgs; query: QueryArgs };
+/** One HUD tool with its arguments. */
+export type HudCall = { [K in HudTool]: { tool: K; args: HudArgs[K] } }[HudTool];
 
 export interface RemoteProvider extends ExileProvider {
   /** Calls a HUD tool and returns its CallToolResult unchanged (what the plugin serves). */

@@ -2,6 +2,7 @@
 // godot's), so `mcphost read godot://class/Node2D` needs no --plugins; otherwise the configured
 // backends are asked. A read that fails is a failure of the backend, not of the command line.
 import { isToolError } from '../backend/errors.js';
+import { isInputRequired } from '../backend/result.js';
 import type { ResourceContents } from '../backend/types.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { CallFailure } from './failures.js';
@@ -17,8 +18,9 @@ export async function readResourceAt(options: OpenHostOptions & { uri: string })
     if (knownBackends(resolved, options.installed, options.builtinRoot).includes(scheme)) only = [scheme];
   }
   const { registry } = await openHost({ ...options, only, strict: options.strict ?? Boolean(only) });
+  let read: Awaited<ReturnType<typeof registry.readResource>>;
   try {
-    return await registry.readResource(options.uri);
+    read = await registry.readResource(options.uri);
   } catch (error) {
     if (error instanceof UnknownNameError) {
       const served = registry.hosts.map((h) => h.name).join(', ');
@@ -29,4 +31,9 @@ export async function readResourceAt(options: OpenHostOptions & { uri: string })
   } finally {
     await registry.close();
   }
+  if (isInputRequired(read)) {
+    const message = `resource ${options.uri} needs answers from the client first (elicitation, sampling or roots), which this client cannot give`;
+    throw new CallFailure({ kind: 'tool_error', code: 'INPUT_REQUIRED', message });
+  }
+  return read;
 }

@@ -85,7 +85,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   installSubscriptions(server, registry);
 
   server.setRequestHandler('resources/list', async () => ({
-    resources: (await registry.resources()).map(({ plugin: _plugin, ...r }) => dropUndefined(r)) as never,
+    resources: (await registry.resources()).map(({ plugin: _plugin, ...r }) => dropUndefined(r)),
   }));
 
   server.setRequestHandler('resources/templates/list', async () => ({
@@ -97,13 +97,13 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
         description: def.description,
         mimeType: def.mimeType,
       }),
-    ) as never,
+    ),
   }));
 
   server.setRequestHandler('prompts/list', async () => ({
     prompts: (await registry.prompts()).map((p) =>
       dropUndefined({ name: p.publicName, title: p.def.title, description: p.def.description, arguments: p.arguments }),
-    ) as never,
+    ),
   }));
 
   server.setRequestHandler('completion/complete', async (request) => {

@@ -168,7 +168,7 @@ describe('registry', () => {
       contents: [{ uri: 'kitchen://menu', mimeType: 'text/markdown', text: '# Menu\n- soup\n- salad\n' }],
     });
     const dish = await registry.readResource('kitchen://dish/salad');
-    expect(JSON.parse(dish.contents[0].text!)).toEqual({ dish: 'salad', uri: 'kitchen://dish/salad' });
+    expect('contents' in dish && JSON.parse(dish.contents[0].text!)).toEqual({ dish: 'salad', uri: 'kitchen://dish/salad' });
     await expect(registry.readResource('kitchen://nothing')).rejects.toThrow('unknown resource "kitchen://nothing"');
     expect((await registry.resources()).map((r) => r.uri)).toEqual(['kitchen://menu', 'kitchen://dish/soup', 'kitchen://dish/salad']);
   });

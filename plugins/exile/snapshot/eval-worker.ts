@@ -3,7 +3,8 @@
 // read by the call's budget while it iterates, so an evaluation stops without the main thread
 // ever waiting on it.
 import { workerSide } from '../../../src/kit/index.js';
-import type { ExileProvider } from '../provider.js';
+import type { ExileProvider, ProviderCallContext } from '../provider.js';
+import type { HudCall } from '../remote.js';
 import { loadSnapshot } from './load.js';
 import { createSnapshotProvider } from './provider.js';
 import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
@@ -28,8 +29,19 @@ try {
 port.onMessage((request) => {
   const flag = new Int32Array(request.cancel);
   const cancelled = () => Atomics.load(flag, 0) !== 0;
-  provider[request.tool](request.args as never, { signal: new AbortController().signal, cancelled }).then(
+  answer(request, { signal: new AbortController().signal, cancelled }).then(
     (value) => port.post({ id: request.id, ok: value }),
     (error: unknown) => port.post(errorReply(request.id, error)),
   );
 });
+
+function answer(call: HudCall, ctx: ProviderCallContext): Promise<unknown> {
+  switch (call.tool) {
+    case 'explore':
+      return provider.explore(call.args, ctx);
+    case 'eval':
+      return provider.eval(call.args, ctx);
+    case 'query':
+      return provider.query(call.args, ctx);
+  }
+}

@@ -1,5 +1,5 @@
 // Messages between the snapshot pool (pool.ts) and its evaluation threads (eval-worker.ts).
-import type { HudTool } from '../remote.js';
+import type { HudCall } from '../remote.js';
 
 /** What each thread is started with. */
 export interface EvalWorkerData {
@@ -7,13 +7,11 @@ export interface EvalWorkerData {
   timeBudgetMs?: number;
 }
 
-export interface PoolRequest {
+export type PoolRequest = HudCall & {
   id: number;
-  tool: HudTool;
-  args: unknown;
   /** One Int32 the main thread sets to 1 to stop the call (cancel, timeout). */
   cancel: SharedArrayBuffer;
-}
+};
 
 /** id 0 answers the load: `ok: 'ready'`, or the error that kept the snapshot from loading. */
 export type PoolReply =

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { ToolError, UnavailableError } from '../../../src/backend/index.js';
 import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
 import type { ExileProvider, ProviderCallContext } from '../provider.js';
-import type { HudTool } from '../remote.js';
+import type { HudCall } from '../remote.js';
 import { DEFAULT_TIME_BUDGET_MS } from './eval/budget.js';
 import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
 
@@ -31,8 +31,7 @@ export function poolAvailable(): boolean {
 }
 
 interface Call {
-  tool: HudTool;
-  args: unknown;
+  hud: HudCall;
   ctx: ProviderCallContext;
   resolve(value: unknown): void;
   reject(error: unknown): void;
@@ -155,7 +154,7 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
     const { resolve, reject } = call;
     call.resolve = (v) => (cleanup(), resolve(v));
     call.reject = (e) => (cleanup(), reject(e));
-    thread.worker.post({ id: nextId++, tool: call.tool, args: call.args, cancel });
+    thread.worker.post({ ...call.hud, id: nextId++, cancel });
   }
 
   function pump(): void {
@@ -189,10 +188,10 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
     );
   }
 
-  const submit = (tool: HudTool) => (args: unknown, ctx: ProviderCallContext) =>
+  const submit = (hud: HudCall, ctx: ProviderCallContext) =>
     new Promise<unknown>((resolve, reject) => {
       if (closed) return reject(new UnavailableError('the snapshot is closed'));
-      const call: Call = { tool, args, ctx, resolve, reject, settled: false };
+      const call: Call = { hud, ctx, resolve, reject, settled: false };
       queue.push(call);
       // Still waiting for a thread: a cancel ends it here (a running call is stopped by run()).
       const onAbort = () => queue.includes(call) && settle(call, () => reject(ctx.signal.reason));
@@ -203,9 +202,9 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
     });
 
   return {
-    explore: submit('explore'),
-    eval: submit('eval'),
-    query: submit('query'),
+    explore: (args, ctx) => submit({ tool: 'explore', args }, ctx),
+    eval: (args, ctx) => submit({ tool: 'eval', args }, ctx),
+    query: (args, ctx) => submit({ tool: 'query', args }, ctx),
     async close() {
       closed = true;
       const running = [...threads];

@@ -90,7 +90,9 @@ describe('unreal against the released UnrealMCPServer (replica)', () => {
     const { registry } = await openHost({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), writeLog: () => undefined });
     try {
       const read = await registry.readResource(BP_PLAYER);
-      expect(read.contents[0].text).toMatch(/^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"[^]*End Object\r\n$/);
+      expect('contents' in read && read.contents[0].text).toMatch(
+        /^Begin Object Class=\/Script\/Engine\.Blueprint Name="BP_Player"[^]*End Object\r\n$/,
+      );
     } finally {
       await registry.close();
     }

@@ -1,0 +1,128 @@
+// Calls into the published entries: tools, resource reads, prompts and completions, each through
+// the one bounded call (bounded-call.ts). Keeps the tool calls in flight, for shutdown to wait on,
+// and tells monitoring of each finished one.
+import type { InputRequiredResult, Logger, PromptResult, ResourceContents } from '../backend/types.js';
+import { boundedCall, type BoundedCall } from './bounded-call.js';
+import type { Catalog } from './catalog.js';
+import type { HostClient } from './clients.js';
+import { InvalidParamsError } from './errors.js';
+import { runTool } from './invoke.js';
+import { argumentsTooLarge, type Limits } from './limits.js';
+import { runPrompt } from './prompts.js';
+import type { CallOptions, CallRecord, PublishedTool } from './published.js';
+import { toReadContents, type CallOutcome } from './result.js';
+
+/** A resource read's answer, or the questions its handler asks the client first. */
+export type ReadAnswer = { contents: ResourceContents[] } | InputRequiredResult;
+
+export interface DispatchEnvironment {
+  shutdown: AbortSignal;
+  toolMs: number;
+  logger: Logger;
+  limits: Limits;
+  /** The client of callers that name none. */
+  localClient: HostClient;
+}
+
+export class Dispatch {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly callListeners = new Set<(record: CallRecord) => void>();
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly env: DispatchEnvironment,
+  ) {}
+
+  /** The tool calls still running. */
+  running(): Array<Promise<unknown>> {
+    return [...this.inFlight];
+  }
+
+  onCall(listener: (record: CallRecord) => void): () => void {
+    this.callListeners.add(listener);
+    return () => this.callListeners.delete(listener);
+  }
+
+  invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    const run = runTool(tool, args, { ...options, client: options.client ?? this.env.localClient }, this.env);
+    this.inFlight.add(run);
+    const started = performance.now();
+    void run.then((outcome) => {
+      this.inFlight.delete(run);
+      if (this.callListeners.size === 0) return;
+      const record = { tool: tool.publicName, plugin: tool.plugin, durationMs: performance.now() - started, outcome };
+      for (const listener of this.callListeners) {
+        try {
+          listener(record);
+        } catch (error) {
+          this.env.logger.debug(`call listener failed: ${(error as Error).message}`);
+        }
+      }
+    });
+    return run;
+  }
+
+  /**
+   * Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error, a
+   * read past the tool timeout a TimeoutError, an answer above `limits.resultBytes` a ResultTooLargeError.
+   */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadAnswer> {
+    const found = await this.catalog.route(uri);
+    const short = uri.slice(0, 200);
+    const answered = await boundedCall(
+      this.bounds(`reading ${short}`, found.target.host, options, `resource ${short}`),
+      (ctx) => (found.kind === 'resource' ? found.target.def.read(uri, ctx) : found.target.def.read(uri, found.variables, ctx)),
+      (value) => toReadContents(uri, found.target.def.mimeType, value as Parameters<typeof toReadContents>[2]),
+    );
+    return 'asks' in answered ? answered.asks : this.answerOf(answered, `resource ${short}`);
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: CallOptions = {},
+  ): Promise<PromptResult | InputRequiredResult> {
+    const prompt = await this.catalog.prompt(name);
+    const tooLarge = argumentsTooLarge(args);
+    if (tooLarge) throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${tooLarge}`);
+    const answered = await boundedCall(
+      this.bounds(`prompt ${name}`, prompt.host, options, `prompt ${name}`),
+      (ctx) => runPrompt(prompt, args ?? {}, ctx),
+      (value) => value as PromptResult,
+    );
+    return 'asks' in answered ? answered.asks : this.answerOf(answered, `prompt ${name}`);
+  }
+
+  async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {
+    const t = await this.catalog.template(uriTemplate);
+    const complete = t?.def.complete?.[argument];
+    if (!t || !complete) return [];
+    const bounds = { ...this.bounds(`completing ${argument}`, t.host, {}), start: false };
+    const answered = await boundedCall(
+      bounds,
+      (ctx) => complete(value, ctx),
+      (values) => values as string[],
+    );
+    return 'asks' in answered ? [] : this.answerOf(answered, `completing ${argument}`).slice(0, 100);
+  }
+
+  private bounds(what: string, host: PublishedTool['host'], options: CallOptions, label?: string): BoundedCall {
+    return {
+      what,
+      host,
+      timeoutMs: options.timeoutMs ?? this.env.toolMs,
+      shutdown: this.env.shutdown,
+      signal: options.signal,
+      client: options.client ?? this.env.localClient,
+      channel: options.channel,
+      broker: options.broker,
+      ...(label !== undefined && { cap: { limits: this.env.limits, label } }),
+    };
+  }
+
+  /** Reads, prompts and completions are never tasks: a handler that made one answered wrongly. */
+  private answerOf<R>(answered: { answer: R } | { task: unknown }, what: string): R {
+    if ('answer' in answered) return answered.answer;
+    throw new Error(`${what}: the backend answered with a task, which only tool calls may`);
+  }
+}

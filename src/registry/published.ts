@@ -1,0 +1,85 @@
+// What the registry publishes and takes: the published entries of every list, the options of a
+// call, and what monitoring is told. Types only, so every part of the registry (and the server)
+// can name them without importing one another.
+import type { Logger, ProgressUpdate, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef, TraceContext } from '../backend/types.js';
+import type { BackendHost } from './backend-host.js';
+import type { ClientChannel, InputBroker } from './asks.js';
+import type { HostClient } from './clients.js';
+import type { Limits } from './limits.js';
+import type { CallOutcome } from './result.js';
+import type { JsonSchema } from './schemas.js';
+
+export interface RegistryOptions {
+  logger: Logger;
+  timeouts: { toolMs: number; startMs: number; shutdownMs: number };
+  /** Serving clients that are told of list changes (`mcphost serve`): see BackendContext.serving. */
+  serving?: boolean;
+  /** Answer caps (default DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
+  /**
+   * Clients' file arguments (ctx.files): `roots` (`files.roots`; default: the paths the loaded
+   * backends' settings name) and the working directory relative paths of local clients start from.
+   */
+  files?: { roots?: readonly string[]; cwd?: string };
+}
+
+export interface PublishedTool {
+  publicName: string;
+  plugin: string;
+  host: BackendHost;
+  def: ToolDef;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+export interface PublishedPrompt {
+  publicName: string;
+  plugin: string;
+  host: BackendHost;
+  def: PromptDef;
+  arguments: Array<{ name: string; description?: string; required: boolean }>;
+}
+
+export interface PublishedResource {
+  plugin: string;
+  host: BackendHost;
+  def: ResourceDef;
+}
+
+export interface PublishedTemplate {
+  plugin: string;
+  host: BackendHost;
+  def: ResourceTemplateDef;
+}
+
+export interface CallOptions {
+  /** The caller's cancellation. */
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Overrides every configured timeout for this call. */
+  timeoutMs?: number;
+  /** The client the call comes from (default: the registry's own in-process client). */
+  client?: HostClient;
+  /** The way back to that client for this request (its capabilities, elicitation, logging). */
+  channel?: ClientChannel;
+  /** Where the call's questions wait when the channel cannot send them (a 2026-era request, a task). */
+  broker?: InputBroker;
+  /** The caller's trace context (`traceparent` in the request's `_meta`), handed to the handler as ctx.trace. */
+  trace?: TraceContext;
+}
+
+/** One finished tool call, for monitoring. */
+export interface CallRecord {
+  tool: string;
+  plugin: string;
+  durationMs: number;
+  outcome: CallOutcome;
+}
+
+/** A gauge a backend published (ctx.gauge). */
+export interface BackendGauge {
+  plugin: string;
+  name: string;
+  help: string;
+  read(): number | undefined;
+}
