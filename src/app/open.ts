@@ -10,7 +10,6 @@ import type { InstalledPackage } from '../loader/installed.js';
 import { loadBackends, type LoadedBackend, type LoaderOptions } from '../loader/load.js';
 import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
 import { Registry } from '../registry/registry.js';
-import { toolSurface } from '../discover/surface.js';
 
 export interface OpenOptions {
   cwd: string;
@@ -127,6 +126,9 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const reported = options.listing && failures.every((f) => f instanceof NotTrustedError || f instanceof ConfigError);
   if (failures.length > 0 && (options.strict || (loaded.length === 0 && !reported))) throw failures[0];
   for (const failure of failures) if (!(options.listing && failure instanceof ConfigError)) logger.warn(failure.message);
+  // Imported here, not above: `call` (prepareOneShot) opens no surface, and its start-up should not
+  // load the search index and the MCP client the surface needs.
+  const { toolSurface } = await import('../discover/surface.js');
   const registry = await Registry.create(loaded, {
     logger,
     timeouts: resolved.config.timeouts,

@@ -1,7 +1,7 @@
 // Flags as data. The global flags and `call`'s own flags are written once here; oclif's flag
-// definitions (parsing, `--help`), `call`'s argv splitting and the per-tool help are all made from
-// these tables, so none of them can drift from the others.
-import { Flags } from '@oclif/core';
+// definitions (parsing, `--help`, oclif-flags.ts), `call`'s argv splitting and the per-tool help are
+// all made from these tables, so none of them can drift from the others. No oclif here: `call`'s
+// fast path (call-main.ts) splits its argv without loading it.
 import { LOG_LEVELS } from '../lib/logger.js';
 
 export interface FlagSpec {
@@ -70,20 +70,6 @@ export const globalFlag = (name: (typeof GLOBAL_FLAGS)[number]['name']) =>
     GLOBAL_FLAGS.find((s) => s.name === name)!,
     'GLOBAL',
   );
-
-/** oclif definitions for a whole table (`call`, whose argv oclif does not parse, only describes). */
-export function oclifFlags(specs: readonly FlagSpec[]) {
-  return Object.fromEntries(
-    specs
-      .filter((s) => s.name !== 'help')
-      .map((s) => {
-        const props = flagProps(s);
-        if (!s.value) return [s.name, Flags.boolean(props)];
-        if (s.options) return [s.name, Flags.option({ ...props, options: s.options })()];
-        return [s.name, Flags.string(props)];
-      }),
-  );
-}
 
 /** The flag a token names, by `--name` or `-c`. */
 export function findFlag<T extends FlagSpec>(specs: readonly T[], token: string): (FlagSpec & { name: T['name'] }) | undefined {

@@ -3,12 +3,11 @@
 // on stdout with --json) and the exit code from exit-codes.ts.
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import type { OpenHostOptions } from '../app/open.js';
-import type { HostLogLevel } from '../lib/logger.js';
 import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
-import { CallFailure } from '../app/failures.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { globalFlag } from './flags.js';
-import { colorsFor } from './style.js';
+import { writeFailure, writeJson } from './failure-output.js';
+import { hostOptions, type GlobalFlagValues } from './host-options.js';
 import { LOG_LEVELS } from '../lib/logger.js';
 import { usageErrorFromParse } from './parse-errors.js';
 
@@ -18,12 +17,6 @@ export function pluginsFlag(purpose = '') {
     char: 'p',
     description: `comma-separated backends${purpose ? ` ${purpose}` : ''} (env MCPHOST_PLUGINS; default: the plugins and servers in .mcprc)`,
   });
-}
-
-export interface GlobalFlagValues {
-  config?: string;
-  'log-level'?: HostLogLevel;
-  quiet?: boolean;
 }
 
 // oclif's own constraint for parse outputs (FlagOutput, not exported from its index): the override
@@ -39,15 +32,7 @@ export abstract class HostCommand extends Command {
   };
 
   protected hostOptions(flags: GlobalFlagValues, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
-    return {
-      cwd: process.cwd(),
-      env: process.env,
-      configFile: flags.config,
-      logLevel: flags['log-level'],
-      quiet: flags.quiet,
-      installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
-      ...extra,
-    };
+    return hostOptions(flags, installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]), extra);
   }
 
   /** `a, b,,c` → ['a', 'b', 'c']; nothing → undefined (so a default can apply). */
@@ -86,17 +71,9 @@ export abstract class HostCommand extends Command {
     return this.failWith(error, exit);
   }
 
-  /**
-   * Reports a failure and exits. The message goes out as it is (oclif's own `error` wraps lines at
-   * 80 columns, which breaks paths and key paths apart); with --json it is the only thing on stdout.
-   */
+  /** Reports a failure (failure-output.ts) and exits with its code. */
   protected failWith(error: Error, exit: ExitCode): never {
-    if (this.jsonEnabled()) {
-      const call = error instanceof CallFailure ? error : undefined;
-      const extra = call ? { code: call.code, ...(call.data !== undefined && { data: call.data }) } : {};
-      // A tool that ran keeps its raw MCP result beside the error, as `call --json` prints on success.
-      this.logJson({ error: { message: error.message, exit, ...extra }, ...call?.result });
-    } else process.stderr.write(`${colorsFor(process.stderr).red('Error:')} ${error.message}\n`);
+    writeFailure(error, exit, this.jsonEnabled());
     return this.exit(exit);
   }
 
@@ -117,7 +94,6 @@ export abstract class HostCommand extends Command {
   }
 
   protected override logJson(json: unknown): void {
-    // Plain JSON, even on a terminal: what --json prints is for programs.
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    writeJson(json);
   }
 }

@@ -1,15 +1,9 @@
 import { Args } from '@oclif/core';
-import { text } from 'node:stream/consumers';
-import { failureOf, runOneShot } from '../app/one-shot.js';
-import { UsageError } from '../app/tool-args.js';
-import { readCallFlags, splitArgv } from '../cli/call-argv.js';
-import { CALL_FLAGS, oclifFlags } from '../cli/flags.js';
+import { runCall } from '../cli/call-run.js';
+import { CALL_FLAGS } from '../cli/flags.js';
 import { HostCommand } from '../cli/host-command.js';
-import { DEFAULT_SHUTDOWN_MS, onInterrupt } from '../cli/interrupt.js';
-import { progressLine } from '../cli/progress.js';
-import { readableResult } from '../cli/readable.js';
-import { renderResult, terminalWidth } from '../cli/render.js';
-import { colorsFor } from '../cli/style.js';
+import { oclifFlags } from '../cli/oclif-flags.js';
+import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
 
 export default class Call extends HostCommand {
   static override summary = 'Call one tool: in-process, or through a running `mcphost serve` with --url.';
@@ -42,53 +36,11 @@ export default class Call extends HostCommand {
   static override flags = oclifFlags(CALL_FLAGS);
 
   async run(): Promise<void> {
-    // call's argv is split here (tool flags are only known once the tool is), not by oclif.
     this.parsed = true;
-    const split = splitArgv(this.argv);
-    const flags = readCallFlags(split.host);
-    const [first, second, ...extra] = split.positionals;
-    if (!first)
-      throw new UsageError(
-        'usage: mcphost call <plugin> <tool> [--param value …], or mcphost call <published_name> (see mcphost call --help)',
-      );
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}: tool parameters are flags (--name value)`);
-    const argsJson = flags.args === '-' ? await text(process.stdin) : flags.args;
-
-    const abort = new AbortController();
-    const interrupt = onInterrupt(abort, DEFAULT_SHUTDOWN_MS);
-    const progress = progressLine({ json: flags.json });
-    const request = {
-      ...this.hostOptions({ config: flags.config, 'log-level': flags.logLevel, quiet: flags.quiet }),
-      ...(second === undefined ? { tool: first } : { plugin: first, tool: second }),
-      flags: split.flags,
-      argsJson,
-      timeoutMs: flags.timeoutMs,
-      signal: abort.signal,
-      onProgress: progress.update,
-      onShutdownMs: (ms: number) => interrupt.setDeadline(ms),
-    };
-    let outcome;
-    try {
-      // The MCP client (and what it pulls in) loads only for --url: an in-process call starts faster without it.
-      outcome = flags.url
-        ? await (await import('../app/remote-call.js')).runRemoteCall({ ...request, url: flags.url })
-        : await runOneShot(request);
-    } catch (error) {
-      if (error instanceof UsageError && error.unknownFlag === 'url')
-        throw new UsageError(
-          `${error.message} (to call through a running mcphost serve, put --url first: mcphost call --url URL <tool> …)`,
-        );
-      throw error;
-    } finally {
-      progress.stop();
-      // A signal during the report still ends the process within the deadline (the listeners stay for that).
-      if (!abort.signal.aborted) interrupt.dispose();
-    }
-    const failure = failureOf(outcome);
-    if (failure) throw failure;
-    if (flags.json) this.logJson(outcome.result);
-    // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before.
-    else if (process.stdout.isTTY) this.log(readableResult(outcome.result, terminalWidth(), colorsFor()));
-    else this.log(renderResult(outcome.result));
+    await runCall(this.argv, {
+      installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
+      log: (line) => this.log(line),
+      logJson: (json) => this.logJson(json),
+    });
   }
 }
