@@ -20,7 +20,7 @@ const recordInput = z.object({
   maxSeconds: z.number().min(1).max(86_400).default(DEFAULT_MAX_SECONDS).describe('seconds at most'),
 });
 
-export interface RecordSummary {
+interface RecordSummary {
   out: string;
   url: string;
   roots: string[];

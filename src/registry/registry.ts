@@ -27,7 +27,6 @@ export type {
   CallOptions,
   CallRecord,
   PublishedPrompt,
-  PublishedResource,
   PublishedTemplate,
   PublishedTool,
   RegistryOptions,

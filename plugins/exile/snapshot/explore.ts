@@ -25,7 +25,7 @@ import type { Snapshot } from './snapshot.js';
 import { searchTypes } from './search.js';
 
 /** Methods that work offline; every other recorded method is listed with `available: false`. */
-export const OFFLINE_METHODS = new Set(['GetComponent', 'HasComponent', 'ToString', 'GetHashCode', 'Equals']);
+const OFFLINE_METHODS = new Set(['GetComponent', 'HasComponent', 'ToString', 'GetHashCode', 'Equals']);
 
 interface Ctx extends SerializeContext {
   includePrivate: boolean;

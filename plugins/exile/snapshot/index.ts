@@ -9,13 +9,11 @@ import { openPool, poolAvailable, type PoolOptions } from './pool.js';
 import { createSnapshotProvider, type SnapshotOptions } from './provider.js';
 
 export type { SnapshotOptions } from './provider.js';
-export { openPool, poolAvailable, type PoolOptions } from './pool.js';
+export { type PoolOptions } from './pool.js';
 export { createSnapshotProvider } from './provider.js';
-export { loadSnapshot, parseSnapshot, SnapshotLoadError } from './load.js';
-export { Snapshot } from './snapshot.js';
-export { recordSnapshot, type RecordOptions } from './record.js';
+export { loadSnapshot, parseSnapshot } from './load.js';
+export { recordSnapshot } from './record.js';
 export { saveSnapshot } from './save.js';
-export { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
 
 /**
  * Loads `file` and serves the three tools from it; a missing or invalid file is an UNAVAILABLE error.

@@ -10,7 +10,7 @@ import { Snapshot } from './snapshot.js';
 /** Deeper nesting than this in the graph is refused (a recorder bug, or a hostile file). */
 export const MAX_GRAPH_NESTING = 1000;
 
-export class SnapshotLoadError extends Error {
+class SnapshotLoadError extends Error {
   readonly path: Array<string | number> = [];
   constructor(readonly reason: string) {
     super(reason);

@@ -14,7 +14,7 @@ import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js'
 
 // Only the compiled worker beside this module: tests that import the TypeScript evaluate in-thread.
 const WORKER_SCRIPT = workerScript(import.meta.url, './eval-worker.js', { fromDist: false });
-export const DEFAULT_WORKERS = 2;
+const DEFAULT_WORKERS = 2;
 /** How long a thread may take to stop after its budget ran out or its call was cancelled. */
 const GRACE_MS = 1000;
 

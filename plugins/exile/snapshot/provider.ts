@@ -20,7 +20,7 @@ export interface SnapshotOptions {
 }
 
 /** An expression error as a tool error: the message keeps the position, `data` repeats it. */
-export function toToolError(error: unknown, clause?: string, expression?: string): unknown {
+function toToolError(error: unknown, clause?: string, expression?: string): unknown {
   if (!(error instanceof ExprError)) return error;
   return new ToolError(clause ? `${clause}: ${error.message}` : error.message, {
     code: error.code,

@@ -13,7 +13,7 @@ import { serialize } from './serialize.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Levels of each result item shown (a projected Position still shows X, Y, Z). */
-export const QUERY_ITEM_DEPTH = 2;
+const QUERY_ITEM_DEPTH = 2;
 
 type Clause = 'from' | 'where' | 'select' | 'orderBy';
 type WrapError = (error: unknown, clause: Clause, expression: string) => unknown;

@@ -10,7 +10,7 @@ import { addressOf, type Identities, type RecordNode } from './record-identity.j
 import type { TypeBook } from './record-types.js';
 import { enumFrom, isPrimitiveName, isTextType, structFrom, type ExploreNode } from './record-values.js';
 
-export const PENDING = Symbol('pending');
+const PENDING = Symbol('pending');
 /** Paths of cut objects listed in the header (the count is always complete). */
 const CUT_PATHS_SHOWN = 20;
 

@@ -16,7 +16,7 @@
 import { shortType } from './model.js';
 
 /** Members ExileApi defines on every RemoteMemoryObject that lead to process-wide singletons. */
-export const SHARED_MEMBERS = new Set(['M', 'TheGame', 'Cache', 'pM', 'pTheGame', 'pCache']);
+const SHARED_MEMBERS = new Set(['M', 'TheGame', 'Cache', 'pM', 'pTheGame', 'pCache']);
 
 export interface RecordNode {
   path: string;

@@ -6,7 +6,7 @@ import { DictValue, EnumValue, ListValue, isObject, memberKeys, setOwn, type Obj
 import type { Snapshot } from './snapshot.js';
 
 /** Items shown per collection in eval and query answers. */
-export const ITEMS_SHOWN = 100;
+const ITEMS_SHOWN = 100;
 
 export interface SerializeContext {
   snapshot: Snapshot;

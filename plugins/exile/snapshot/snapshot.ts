@@ -125,7 +125,7 @@ export class Snapshot {
 }
 
 /** `GetComponent<T>` → `GetComponent`. */
-export function baseName(method: string): string {
+function baseName(method: string): string {
   const i = method.indexOf('<');
   return i < 0 ? method : method.slice(0, i);
 }
