@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { defineCommand, structured, type CommandDef, type ToolResult } from '../../src/backend/index.js';
 import { createRemoteProvider } from './remote.js';
-import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record-budget.js';
+import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record/budget.js';
 
 const recordInput = z.object({
   out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),

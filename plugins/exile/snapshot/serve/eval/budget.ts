@@ -1,7 +1,7 @@
 // The per-call limits: a time budget checked while iterating (so no call can hang the host), caps on
 // what one call may build (a string, and all strings and collection items together: a chain of
 // Replace calls would otherwise grow 10× per link), and a cap on how much one answer may carry.
-import { ToolError } from '../../../../src/backend/index.js';
+import { ToolError } from '../../../../../src/backend/index.js';
 
 export const DEFAULT_TIME_BUDGET_MS = 2000;
 /** Values (JSON nodes) one answer may carry before it is refused as too large. */

@@ -5,10 +5,10 @@
 // through a shared flag its budget polls; a thread that does not stop within a grace period (or
 // runs out of memory) is terminated and replaced.
 import { statSync } from 'node:fs';
-import { ToolError, UnavailableError } from '../../../src/backend/index.js';
-import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
-import type { ExileProvider, ProviderCallContext } from '../provider.js';
-import type { HudCall } from '../remote.js';
+import { ToolError, UnavailableError } from '../../../../src/backend/index.js';
+import { startWorker, workerScript, type TypedWorker } from '../../../../src/kit/index.js';
+import type { ExileProvider, ProviderCallContext } from '../../provider.js';
+import type { HudCall } from '../../remote.js';
 import { DEFAULT_TIME_BUDGET_MS } from './eval/budget.js';
 import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
 
