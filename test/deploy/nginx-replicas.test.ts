@@ -105,20 +105,34 @@ async function connect(era: 'legacy' | 'modern'): Promise<{ client: Client; tran
 }
 
 /** Reads 32 bytes and checks them against the file: an answer from the wrong place cannot pass. */
+/**
+ * A 2025-era call in flight on the replica that dies is lost with it: its answer stream ends with no
+ * response, and the SDK client waits for its request timeout (60 s by default). A user's client gives
+ * up after its own timeout; so do these calls, after 10 s, so a lost call shows as an error.
+ */
+const CALL = { timeout: 10_000 };
+
 async function readChecked(client: Client, offset: number): Promise<void> {
-  const r = await client.callTool({ name: 'imhex_read_bytes', arguments: { offset, count: 32 } });
+  const r = await client.callTool({ name: 'imhex_read_bytes', arguments: { offset, count: 32 } }, CALL);
   if (r.isError) throw new Error(JSON.stringify(r.content));
   const hex = (r.structuredContent as { hex_data: string }).hex_data;
   if (hex !== data.subarray(offset, offset + 32).toString('hex')) throw new Error(`wrong bytes at ${offset}`);
 }
 
-const selectionOf = async (client: Client) => (await client.callTool({ name: 'imhex_get_selection', arguments: {} })).structuredContent;
+const selectionOf = async (client: Client) =>
+  (await client.callTool({ name: 'imhex_get_selection', arguments: {} }, CALL)).structuredContent;
 
 describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-run', () => {
   it('loses no 2026-era request, leaves surviving sessions untouched, and tells the dead replica’s sessions to start again', async () => {
     // 2025-era sessions, one at a time so nginx spreads their initialize over the replicas.
-    const legacy: Array<{ client: Client; transport: StreamableHTTPClientTransport; selection: unknown; errors: string[]; calls: number }> =
-      [];
+    const legacy: Array<{
+      client: Client;
+      transport: StreamableHTTPClientTransport;
+      selection: unknown;
+      errors: string[];
+      calls: number;
+      afterKill: number;
+    }> = [];
     for (let i = 0; i < LEGACY_CLIENTS; i++) {
       const { client, transport } = await connect('legacy');
       await client.callTool({ name: 'imhex_set_selection', arguments: { start_offset: i * 100, size: 10 + i } });
@@ -128,6 +142,7 @@ describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-ru
         selection: { start_offset: i * 100, size: 10 + i, end_offset: i * 100 + 9 + i },
         errors: [],
         calls: 0,
+        afterKill: 0,
       });
     }
     const replicaOf = (s: { transport: StreamableHTTPClientTransport }) => s.transport.sessionId!.split('.')[0];
@@ -157,9 +172,12 @@ describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-ru
           await readChecked(s.client, (i * 997 + n * 131) % (data.length - 32));
           expect(await selectionOf(s.client)).toEqual(s.selection);
           s.calls++;
+          if (killed) s.afterKill++;
         } catch (error) {
           s.errors.push((error as Error).message);
-          if (replicaOf(s) === victim && killed) return; // its session is gone; checked below
+          // Its session is gone (checked below): a call in flight at the kill times out, the next
+          // one is told "Session not found".
+          if (replicaOf(s) === victim && killed && /Session not found/.test((error as Error).message)) return;
         }
       }
     });
@@ -167,19 +185,34 @@ describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-ru
     replicas[1].child.kill('SIGKILL');
     killed = true;
     await new Promise((r) => setTimeout(r, PHASE_MS));
-    running = false;
+    // On a loaded machine a round can take long: go on until every surviving session has been
+    // served after the kill, so what is checked is that they go on, not how fast.
+    const survivors = legacy.filter((s) => replicaOf(s) !== victim);
+    const victims = legacy.filter((s) => replicaOf(s) === victim);
+    try {
+      await waitFor(
+        () =>
+          survivors.every((s) => s.afterKill > 0 || s.errors.length > 0) &&
+          victims.every((s) => s.errors.some((e) => /Session not found/.test(e))) &&
+          modernAfterKill >= MODERN_CLIENTS,
+        'calls after the kill',
+        30_000,
+      );
+    } finally {
+      running = false;
+    }
     await Promise.all([...modernLoops, ...legacyLoops]);
 
     // No 2026-era request lost, and requests went on being served after the kill.
     expect(modernErrors).toEqual([]);
-    expect(modernAfterKill).toBeGreaterThan(10);
+    expect(modernAfterKill).toBeGreaterThanOrEqual(MODERN_CLIENTS);
     // Surviving sessions: not one error, and their own selection every time.
-    for (const s of legacy.filter((s) => replicaOf(s) !== victim)) {
+    for (const s of survivors) {
       expect(s.errors).toEqual([]);
-      expect(s.calls).toBeGreaterThan(5);
+      expect(s.afterKill).toBeGreaterThan(0);
     }
     // The dead replica's sessions: "session not found", and a new session works.
-    for (const s of legacy.filter((s) => replicaOf(s) === victim)) {
+    for (const s of victims) {
       expect(s.errors.length).toBeGreaterThan(0);
       expect(s.errors.at(-1)).toMatch(/Session not found/);
       const again = await connect('legacy');
@@ -187,17 +220,24 @@ describe.skipIf(!NGINX)('nginx in front of 3 mcphost replicas, one killed mid-ru
       await readChecked(again.client, 4096);
       expect(await selectionOf(again.client)).toEqual({ start_offset: null, size: 0, end_offset: null });
     }
-    // nginx's log: a 2026-era request that found the dead replica was answered by another (200).
+    // nginx's log: a request whose pool pick was the dead replica was answered by another. The
+    // first such pick marks the replica down for fail_timeout (5 s, longer than the phase), so it
+    // is whichever request came first: a 2026-era call (`502, 200`) or the pool fallback of a dead
+    // session (`502 : 502, 404`). Which one is a race, so either counts; no 2026-era request was
+    // lost is what modernErrors above checks.
     const dead = new URL(replicas[1].url).host;
+    const poolRetry = new RegExp(
+      `upstream="(?:[^"]* : )?${dead.replace(/\./g, '\\.')}, [^"]*" upstream_status="(?:[^"]* : )?502, (?:200|404)"`,
+    );
     const retried = readFileSync(accessLog, 'utf8')
       .split('\n')
-      .filter((l) => /method="tools\/call"/.test(l) && new RegExp(`upstream="${dead}, `).test(l) && /" 200 /.test(l));
+      .filter((l) => poolRetry.test(l));
     expect(retried.length).toBeGreaterThan(0);
     console.log(
       `nginx replicas: ${modernCalls} 2026-era calls (${modernAfterKill} after the kill, ${retried.length} retried on another replica, 0 lost); ` +
         `${legacy.reduce((n, s) => n + s.calls, 0)} 2025-era rounds`,
     );
-  }, 60_000);
+  }, 90_000);
 
   it('answers a build_id made through one replica through the others (the build store on a shared folder)', async () => {
     const file = path.join(SHARED_DATA, 'pob-builds/occvortex-3_26.xml');
