@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { defineCommand, structured, type CommandDef, type ToolResult } from '../../src/backend/index.js';
 import { createRemoteProvider } from './remote.js';
-import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record-budget.js';
+import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record/budget.js';
 
 const recordInput = z.object({
   out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),
@@ -20,7 +20,7 @@ const recordInput = z.object({
   maxSeconds: z.number().min(1).max(86_400).default(DEFAULT_MAX_SECONDS).describe('seconds at most'),
 });
 
-export interface RecordSummary {
+interface RecordSummary {
   out: string;
   url: string;
   roots: string[];

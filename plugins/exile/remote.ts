@@ -18,7 +18,7 @@ export interface RemoteProvider extends ExileProvider {
   check(): Promise<{ ok: boolean; message: string }>;
 }
 
-export function hudNotReachable(url: string, reason?: string): string {
+function hudNotReachable(url: string, reason?: string): string {
   return (
     `ExileApi HUD not reachable at ${url}: start Path of Exile with ExileApi and its MCP server plugin, ` +
     `or set plugins.exile.snapshot to serve a recorded snapshot${reason ? ` (${reason})` : ''}`
@@ -26,7 +26,7 @@ export function hudNotReachable(url: string, reason?: string): string {
 }
 
 /** The data of a HUD result: its structured content, else its text parsed as JSON, else the text. */
-export function resultData(tool: HudTool, result: ToolResult): unknown {
+function resultData(tool: HudTool, result: ToolResult): unknown {
   const text = result.content.map((c) => (c.type === 'text' ? String(c.text) : '')).join('\n');
   if (result.isError) throw new ToolError(`exile ${tool}: ${text || 'the HUD reported an error'}`, { code: 'HUD_ERROR' });
   if (result.structuredContent !== undefined) return result.structuredContent;

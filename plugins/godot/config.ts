@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { configPath } from '../../src/backend/index.js';
 
-export const DEFAULT_DOC_DIR = './doc';
+const DEFAULT_DOC_DIR = './doc';
 
 export const configSchema = z.object({
   docDir: configPath()

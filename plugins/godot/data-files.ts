@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export function dataDir(): string {
+function dataDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const beside = path.join(here, 'data');
   if (existsSync(path.join(beside, 'ranking.json'))) return beside;

@@ -2,7 +2,7 @@
 // `position: Vector2 = Vector2(0, 0)`, `toggled(toggled_on: bool)`, `NOTIFICATION_READY = 13`.
 import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, SignalDoc, ThemeItemDoc } from './model.js';
 
-export function paramList(params: ParamDoc[], vararg = false): string {
+function paramList(params: ParamDoc[], vararg = false): string {
   const parts = params.map((p) => `${p.name}: ${p.enum ?? p.type}${p.default !== undefined ? ` = ${p.default}` : ''}`);
   if (vararg) parts.push('...');
   return parts.join(', ');

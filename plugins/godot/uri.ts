@@ -2,7 +2,7 @@
 import type { SymbolKind } from './model.js';
 
 /** Percent-encodes a name for a URI segment, keeping `@` (as in `@GlobalScope`) readable. */
-export function encodeSegment(name: string): string {
+function encodeSegment(name: string): string {
   return encodeURIComponent(name).replace(/%40/g, '@');
 }
 
@@ -12,10 +12,6 @@ export function classUri(name: string): string {
 
 export function symbolUri(className: string, kind: SymbolKind, name: string): string {
   return `godot://symbol/${encodeSegment(className)}/${kind}/${encodeSegment(name)}`;
-}
-
-export function searchUri(query: string, kind?: string): string {
-  return `godot://search?q=${encodeURIComponent(query)}${kind ? `&kind=${encodeURIComponent(kind)}` : ''}`;
 }
 
 /** A template variable as the URI carried it: decoded once, or left as is when not valid %-encoding. */

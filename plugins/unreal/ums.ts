@@ -26,8 +26,6 @@ type UmsSettings = { url: string };
 
 const baseOf = (ctx: BackendContext<UmsSettings>) => editorBase(ctx.config.url);
 
-export type UmsLeg = ReturnType<typeof umsLeg>;
-
 export function umsLeg() {
   const queue = new EditorQueue();
   const stopping = new AbortController();

@@ -110,7 +110,7 @@ function refuseUntrusted(resolved: ResolvedConfig): void {
  * Windsurf and Codex get the user's file: Windsurf has no project file, and Codex reads a project's
  * .codex/config.toml only once the project is trusted in Codex, so the user's file is what works.
  */
-export function clientTarget(client: ClientKind, cwd: string, env: NodeJS.ProcessEnv, global = false): string | undefined {
+function clientTarget(client: ClientKind, cwd: string, env: NodeJS.ProcessEnv, global = false): string | undefined {
   switch (client) {
     case 'claude-desktop':
       return claudeDesktopConfig(env);

@@ -30,7 +30,7 @@ export interface InitRequest {
   detect?: boolean;
 }
 
-export interface InitCheck {
+interface InitCheck {
   plugin: string;
   ok: boolean;
   /** What the doctor says: ready, or what to set or start. */

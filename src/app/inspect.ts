@@ -17,7 +17,7 @@ import { notTrustedText } from '../config/trust.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 
 /** The config file's standing, as `config` and `doctor` show it. */
-export interface TrustReport {
+interface TrustReport {
   file: string;
   trusted: boolean;
   /** explicit (--config), user (your own config folder), approved, trust-all, not-approved, changed. */
@@ -26,7 +26,7 @@ export interface TrustReport {
   hint?: string;
 }
 
-export function trustReport(resolved: ResolvedConfig): TrustReport | undefined {
+function trustReport(resolved: ResolvedConfig): TrustReport | undefined {
   const { trust } = resolved;
   if (!trust) return undefined;
   if (trust.trusted) return { file: trust.file, trusted: true, reason: trust.reason };

@@ -32,7 +32,7 @@ export interface ReloadOutcome {
 const RESTART_KEYS = ['http', 'timeouts', 'limits', 'log', 'cacheDir', 'imports'] as const;
 
 /** The files whose change means a reload: the config file, the clients' files it imports, the approval record. */
-export function watchedFiles(resolved: ResolvedConfig): string[] {
+function watchedFiles(resolved: ResolvedConfig): string[] {
   const files = new Set<string>();
   if (resolved.file) files.add(resolved.file);
   for (const imported of resolved.imported.values()) files.add(imported.file);
@@ -131,5 +131,3 @@ export function createReloader(options: OpenOptions, registry: Registry, state: 
     files: () => watchedFiles(state.resolved),
   };
 }
-
-export type Reloader = ReturnType<typeof createReloader>;

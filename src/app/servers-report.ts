@@ -11,7 +11,7 @@ import type { UpstreamStatus } from '../kit/mcp/client.js';
 import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
 import { notTrustedText } from '../config/trust.js';
 
-export interface ServerReport {
+interface ServerReport {
   name: string;
   enabled: boolean;
   transport: 'stdio' | 'http';

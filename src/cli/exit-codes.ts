@@ -32,12 +32,7 @@ export type ExitCode = (typeof Exit)[keyof typeof Exit];
  * JSON-RPC's invalid-params `-32602` (imhex speaks ImHex's JSON-RPC). Either is a usage error, as
  * if the schema had refused it.
  */
-export const INVALID_ARGUMENT_CODES: ReadonlySet<string | number> = new Set([
-  'INVALID_ARGUMENT',
-  'INVALID_ARGUMENTS',
-  'INVALID_PARAMS',
-  -32602,
-]);
+const INVALID_ARGUMENT_CODES: ReadonlySet<string | number> = new Set(['INVALID_ARGUMENT', 'INVALID_ARGUMENTS', 'INVALID_PARAMS', -32602]);
 
 /** A failure a command detects itself (a missing flag, a port in use), with its code from the table. */
 export class CommandFailure extends Error {

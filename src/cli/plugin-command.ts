@@ -21,7 +21,7 @@ export function pluginCommandId(id: string): { plugin: string; command: string }
   return match ? { plugin: match[1], command: match[2] } : undefined;
 }
 
-export class PluginCommand extends HostCommand {
+class PluginCommand extends HostCommand {
   static override strict = false;
   static override enableJsonFlag = true;
   static override flags = oclifFlags(COMMAND_FLAGS);

@@ -31,7 +31,7 @@ function rewriteStrings(value: unknown, rewrite: (text: string) => string): unkn
 }
 
 /** `mcphost …`, `npx mcphost …`, or `node <a checkout of mcphost>/bin/run.js …`. */
-export function runsMcphost(server: Record<string, unknown>): boolean {
+function runsMcphost(server: Record<string, unknown>): boolean {
   const words = [server.command, ...(Array.isArray(server.args) ? server.args : [])].filter((w): w is string => typeof w === 'string');
   return words.some((word) => {
     const base = path.basename(word).replace(/\.(cmd|exe|js)$/i, '');

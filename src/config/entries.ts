@@ -11,8 +11,8 @@ import { interpolate } from './interpolate.js';
 import { isPlainObject } from './layers.js';
 import { pluginSectionSchema, upstreamServerSchema } from './schema.js';
 
-export const ENTRY_SECTIONS = ['plugins', 'servers', 'mcpServers'] as const;
-export type EntrySection = (typeof ENTRY_SECTIONS)[number];
+const ENTRY_SECTIONS = ['plugins', 'servers', 'mcpServers'] as const;
+type EntrySection = (typeof ENTRY_SECTIONS)[number];
 
 const SCHEMAS: Record<EntrySection, z.ZodType> = {
   plugins: pluginSectionSchema,

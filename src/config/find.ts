@@ -14,8 +14,6 @@ import { candidates, isExecutableConfig } from './search.js';
 import { readApprovals, trustStatus, type Approval, type TrustHow, type TrustStatus } from './trust.js';
 import { NotRegularFileError, readRegularFileSync } from '../lib/regular-file.js';
 
-export { SEARCH_PLACES } from './search.js';
-
 export interface FoundConfig {
   /** Absolute path of the file, or undefined when none was found. */
   file?: string;

@@ -5,7 +5,7 @@
 import { ConfigError } from './errors.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
-export const MAX_NESTING = 8;
+const MAX_NESTING = 8;
 
 export function interpolate(value: unknown, env: NodeJS.ProcessEnv, file?: string, path: string[] = []): unknown {
   if (typeof value === 'string') return interpolateString(value, env, file, path);

@@ -22,15 +22,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-export function getPath(root: unknown, path: readonly string[]): unknown {
-  let cur = root;
-  for (const key of path) {
-    if (!isPlainObject(cur)) return undefined;
-    cur = cur[key];
-  }
-  return cur;
-}
-
 export function setPath(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let cur = root;
   for (const key of path.slice(0, -1)) {

@@ -53,7 +53,7 @@ const upstreamCommon = {
 
 // `type` is what Claude Code, Cursor and Claude Desktop write; mcphost picks the transport from
 // `command` or `url` and only checks that the two agree.
-export const stdioServerSchema = z.strictObject({
+const stdioServerSchema = z.strictObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
@@ -62,7 +62,7 @@ export const stdioServerSchema = z.strictObject({
   ...upstreamCommon,
 });
 
-export const httpServerSchema = z.strictObject({
+const httpServerSchema = z.strictObject({
   type: z.enum(['http', 'streamable-http', 'sse']).optional(),
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).optional(),

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
 import { readRegularFileSync } from '../lib/regular-file.js';
 
-export const SEARCH_PLACES = [
+const SEARCH_PLACES = [
   'package.json',
   '.mcprc',
   '.mcprc.json',
@@ -24,7 +24,7 @@ export const SEARCH_PLACES = [
 ];
 
 /** The names cosmiconfig gave files in the user's config folder (`~/.config/mcphost/config.yaml`). */
-export const USER_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.cjs', 'config.mjs'];
+const USER_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.cjs', 'config.mjs'];
 
 /** Configs that are code: loading one runs it. */
 export function isExecutableConfig(file: string): boolean {

@@ -15,7 +15,7 @@ import { writeFileAtomic } from './write-file.js';
 
 /** How a file came to be read: named by the user, in their own config folder, or found by searching. */
 export type TrustHow = 'explicit' | 'user' | 'found';
-export type TrustReason = 'explicit' | 'user' | 'approved' | 'trust-all' | 'not-approved' | 'changed';
+type TrustReason = 'explicit' | 'user' | 'approved' | 'trust-all' | 'not-approved' | 'changed';
 
 export interface TrustStatus {
   /** The file's real path (symbolic links resolved). */
@@ -51,7 +51,7 @@ export function realFile(file: string): string {
 }
 
 /** `MCPHOST_TRUST_ALL=1` (exactly): anything else but unset, empty or 0 is refused rather than guessed at. */
-export function trustAll(env: NodeJS.ProcessEnv): boolean {
+function trustAll(env: NodeJS.ProcessEnv): boolean {
   const value = env[TRUST_ALL_ENV];
   if (value === undefined || value === '' || value === '0') return false;
   if (value === '1') return true;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sha256 } from './trust.js';
 import { readRegularFileSync } from '../lib/regular-file.js';
 
-export interface FileWatch {
+interface FileWatch {
   /** Watches exactly these files from now on (their current content is the reference). */
   set(files: readonly string[]): void;
   close(): void;

@@ -7,7 +7,7 @@ import { META_NAMES, META_TOOLS } from './meta-tools.js';
 import type { PublishedTool } from '../registry/registry.js';
 import { globMatcher } from '../upstream/defs.js';
 
-export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
+const TOKENIZER = 'o200k_base (gpt-tokenizer)';
 
 export type TokenCounter = (text: string) => number;
 

@@ -32,7 +32,7 @@ const MIN_DOCS = 3;
 const PAD = '\u0000pad';
 
 /** "name: description" of every parameter, nested objects one level down included. */
-export function parameterText(schema: Record<string, unknown> | undefined, depth = 0): string {
+function parameterText(schema: Record<string, unknown> | undefined, depth = 0): string {
   const properties = schema?.properties;
   if (!properties || typeof properties !== 'object' || depth > 1) return '';
   const parts: string[] = [];
@@ -45,7 +45,7 @@ export function parameterText(schema: Record<string, unknown> | undefined, depth
 }
 
 /** The first sentence (or line) of a description, at most `max` characters: what a hit shows. */
-export function shortDescription(text: string, max = 160): string {
+function shortDescription(text: string, max = 160): string {
   const line = text.trim().split('\n')[0] ?? '';
   const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
   return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`;

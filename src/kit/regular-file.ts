@@ -82,9 +82,3 @@ export function readRegularFileSync(file: string, encoding?: BufferEncoding): st
     closeSync(fd);
   }
 }
-
-/** Throws NotRegularFileError when `file` exists and is not a regular file (nothing is opened). */
-export function assertRegularIfPresent(file: string): void {
-  const st = statSync(file, { throwIfNoEntry: false });
-  if (st) refuse(file, st);
-}

@@ -7,7 +7,7 @@ export interface IssueLine {
   message: string;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array (${truncate(JSON.stringify(value))})`;

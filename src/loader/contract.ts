@@ -48,7 +48,7 @@ const promptShape = z.looseObject({
 
 const commandShape = z.looseObject({ summary: z.string(), input: zodSchema('input'), run: fn });
 
-export const backendShape = z.looseObject({
+const backendShape = z.looseObject({
   name: z.string().regex(PLUGIN_NAME, 'expected letters, digits, _ . - (at most 64)'),
   version: z.string().min(1),
   description: z.string(),
@@ -75,10 +75,4 @@ export function checkBackend(value: unknown, where: string): Backend {
   const parsed = backendShape.safeParse(value, { reportInput: true });
   if (!parsed.success) throw new ContractError(where, formatIssueLines(issueLines(parsed.error, value, [], backendShape)));
   return value as Backend;
-}
-
-/** Checks tools computed at run time (a `tools` function) with the same rules as static ones. */
-export function checkTools(value: unknown, where: string): void {
-  const parsed = z.array(toolShape).safeParse(value, { reportInput: true });
-  if (!parsed.success) throw new ContractError(where, formatIssueLines(issueLines(parsed.error, value, ['tools'])));
 }

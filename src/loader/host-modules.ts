@@ -9,7 +9,7 @@ import type { HostModules } from './resolve-hook.js';
 
 let registered = false;
 
-export function hostModules(): HostModules {
+function hostModules(): HostModules {
   const at = (relative: string) => new URL(relative, import.meta.url).href;
   return {
     entries: {
@@ -27,7 +27,7 @@ export function hostModules(): HostModules {
  * Node cannot load the hook file itself, and there is nothing to register. Node 20.0–20.5 have no
  * `module.register`: there a plugin must find `mcphost` itself (`npm link mcphost` in its folder).
  */
-export function provideHostModules(): void {
+function provideHostModules(): void {
   const register = (nodeModule as { register?: typeof nodeModule.register }).register;
   if (registered || !import.meta.url.endsWith('.js') || typeof register !== 'function') return;
   registered = true;

@@ -25,7 +25,7 @@ export interface OclifPluginLike {
   pjson: { mcphost?: { backend?: unknown; name?: unknown } } & Record<string, unknown>;
 }
 
-export function backendNameOf(packageName: string, declared?: unknown): string {
+function backendNameOf(packageName: string, declared?: unknown): string {
   if (typeof declared === 'string' && declared !== '') return declared;
   return packageName.replace(/^@[^/]+\//, '').replace(/^mcphost-plugin-/, '');
 }

@@ -16,7 +16,7 @@ import { importOutside } from './host-modules.js';
 import { closest } from '../kit/closest.js';
 import type { InstalledPackage } from './installed.js';
 
-export type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
+type OriginKind = 'builtin' | 'installed' | 'module' | 'server';
 
 export interface LoadedBackend {
   /** The name it is served under (what users type in --plugins; the prefix of its tool names). */
@@ -130,7 +130,7 @@ export function configureBackend(imported: ImportedBackend, resolved: ResolvedCo
   }
 }
 
-export async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {
+async function loadBackend(name: string, options: LoaderOptions): Promise<LoadedBackend> {
   return configureBackend(await importBackend(name, options), options.resolved);
 }
 

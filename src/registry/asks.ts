@@ -32,14 +32,14 @@ export interface ClientChannel {
 }
 
 /** The capabilities an input request needs, as `requiredCapabilities` of a -32021 error names them. */
-export function requiredCapability(request: InputRequest): ClientCapabilities {
+function requiredCapability(request: InputRequest): ClientCapabilities {
   if (request.method === 'sampling/createMessage') return request.params?.tools ? { sampling: { tools: {} } } : { sampling: {} };
   if (request.method === 'roots/list') return { roots: {} };
   return request.params?.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
 }
 
 /** Whether the client declared what `request` needs (an empty `elicitation: {}` means form mode only, as the spec says). */
-export function canAsk(capabilities: ClientCapabilities, request: InputRequest): boolean {
+function canAsk(capabilities: ClientCapabilities, request: InputRequest): boolean {
   if (request.method === 'sampling/createMessage')
     return capabilities.sampling !== undefined && (!request.params?.tools || !!capabilities.sampling.tools);
   if (request.method === 'roots/list') return capabilities.roots !== undefined;

@@ -99,7 +99,7 @@ function tooLarge(value: unknown, cap: { limits: Limits; label: string }): void 
 }
 
 /** "result too large (N bytes, cap M): …" for an answer above the cap, else undefined. */
-export function tooLargeResult(value: unknown, limits: Limits): string | undefined {
+function tooLargeResult(value: unknown, limits: Limits): string | undefined {
   const cap = limits.resultBytes;
   // Counting stops a little past the cap: enough to name the size of one huge string exactly.
   const stop = cap * 4;

@@ -10,7 +10,7 @@ import { ToolError } from '../backend/errors.js';
 import type { FileAccess } from '../backend/types.js';
 import type { HostClient } from './clients.js';
 
-export const PATH_NOT_ALLOWED = 'PATH_NOT_ALLOWED';
+const PATH_NOT_ALLOWED = 'PATH_NOT_ALLOWED';
 
 interface Root {
   /** As configured (absolute), and its real path. */

@@ -3,7 +3,7 @@
 // measured and capped. Every walk here is iterative and stops at its bound.
 
 /** setTimeout's largest delay (2^31 − 1 ms, about 24.8 days); a larger one fires at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** A timeout as setTimeout can honour it: at most MAX_TIMEOUT_MS. */
 export function clampTimeout(ms: number): number {
@@ -23,12 +23,12 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = { resultBytes: 8 * 1024 * 1024 };
 
 /** Values (keys, elements, scalars) an argument object may hold; a passive tree is ~3,000 node ids. */
-export const MAX_ARGUMENT_VALUES = 100_000;
+const MAX_ARGUMENT_VALUES = 100_000;
 /** Nesting an argument object may have; tool schemas are a few levels deep. */
-export const MAX_ARGUMENT_DEPTH = 64;
+const MAX_ARGUMENT_DEPTH = 64;
 
 /** Lines an error lists before it counts the rest. */
-export const MAX_ERROR_LINES = 20;
+const MAX_ERROR_LINES = 20;
 /** Characters of one error message (or one line of it). */
 export const MAX_ERROR_CHARS = 16 * 1024;
 

@@ -22,16 +22,7 @@ import type {
 } from './published.js';
 import type { CallOutcome } from './result.js';
 
-export type {
-  BackendGauge,
-  CallOptions,
-  CallRecord,
-  PublishedPrompt,
-  PublishedResource,
-  PublishedTemplate,
-  PublishedTool,
-  RegistryOptions,
-} from './published.js';
+export type * from './published.js';
 
 export class Registry {
   readonly hosts: BackendHost[] = [];

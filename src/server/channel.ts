@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ClientCapabilities, ClientLogLevel } from '../backend/types.js';
 import type { ClientChannel } from '../registry/asks.js';
 
-export const LOG_LEVELS: readonly ClientLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LOG_LEVELS: readonly ClientLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 const MODERN = '2026-07-28';
 

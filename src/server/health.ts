@@ -17,9 +17,9 @@ export interface HealthOptions {
 }
 
 /** A check answers for this many times its own duration… */
-export const HEALTH_REUSE_FACTOR = 50;
+const HEALTH_REUSE_FACTOR = 50;
 /** …and never longer than this. */
-export const HEALTH_MAX_REUSE_MS = 2_000;
+const HEALTH_MAX_REUSE_MS = 2_000;
 
 export function createHealth(registry: Registry, info: ServerInfo, options: HealthOptions = {}) {
   const now = options.now ?? Date.now;
@@ -60,6 +60,6 @@ function withoutPaths<T>(value: T, depth = 0): T {
 }
 
 /** Absolute paths in `text` cut to their last part: "…/doc". */
-export function shortenPaths(text: string): string {
+function shortenPaths(text: string): string {
   return text.replace(ABSOLUTE_PATH, (path) => `…/${path.split(/[/\\]/).filter(Boolean).pop() ?? ''}`);
 }

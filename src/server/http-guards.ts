@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import { hostHeaderValidation } from '@modelcontextprotocol/node';
 
-export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -24,7 +24,7 @@ export interface GuardSettings {
   allowedOrigins: string[];
 }
 
-export type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
+type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface Guards {
   /** Checks Host and Origin (every path); answers 403 when they fail. */

@@ -21,9 +21,7 @@ export interface ServerInfo {
   version: string;
 }
 
-export { TIMEOUT_META_KEY } from './tool-calls.js';
-
-export function instructionsFor(registry: Registry): string {
+function instructionsFor(registry: Registry): string {
   const lines = registry.hosts.map((h) => `- ${h.name}: ${h.backend.description}`);
   const discover =
     toolSurface(registry).mode === 'discover'

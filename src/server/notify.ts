@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { ListKind } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 
-export function sendListChanged(server: Server, kind: ListKind): void {
+function sendListChanged(server: Server, kind: ListKind): void {
   const send =
     kind === 'tools'
       ? server.sendToolListChanged()

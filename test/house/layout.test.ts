@@ -1,5 +1,6 @@
-// The README's "Layout" block names every folder of src/ and nothing that is not there.
-import { readdirSync, readFileSync } from 'node:fs';
+// The README's "Layout" block names every folder of src/ and nothing that is not there, and each plugin
+// folder it names exists with the subfolders its line names.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/paths.js';
@@ -15,5 +16,22 @@ describe('README Layout', () => {
       .map((d) => d.name)
       .sort();
     expect(named).toEqual(folders);
+  });
+
+  it('names plugin folders, and their subfolders, that exist', () => {
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Layout'));
+    const block = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
+    const lines = [...block.matchAll(/^(plugins\/[a-z_/]+\/) (.*)$/gm)];
+    expect(lines.length).toBeGreaterThan(0);
+    const under = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .flatMap((d) => [d.name, ...under(path.join(dir, d.name))]);
+    for (const [, folder, text] of lines) {
+      expect(existsSync(path.join(REPO, folder)), folder).toBe(true);
+      const subfolders = new Set(under(path.join(REPO, folder)));
+      for (const [, sub] of text.matchAll(/\b([a-z-]+)\/(?=[\s,)])/g)) expect(subfolders.has(sub), `${folder}${sub}/`).toBe(true);
+    }
   });
 });

@@ -79,7 +79,6 @@ export const documentSchema = z.object({
   types: z.record(z.string(), typeInfoSchema).default({}),
 });
 
-export type AttributeInfo = z.output<typeof attribute>;
 export type MemberInfo = z.output<typeof member>;
 export type MethodInfo = z.output<typeof method>;
 export type TypeInfo = z.output<typeof typeInfoSchema>;

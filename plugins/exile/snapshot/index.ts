@@ -4,18 +4,16 @@
 import { existsSync } from 'node:fs';
 import { UnavailableError } from '../../../src/backend/index.js';
 import type { ExileProvider } from '../provider.js';
-import { loadSnapshot } from './load.js';
-import { openPool, poolAvailable, type PoolOptions } from './pool.js';
-import { createSnapshotProvider, type SnapshotOptions } from './provider.js';
+import { loadSnapshot } from './serve/load.js';
+import { openPool, poolAvailable, type PoolOptions } from './serve/pool.js';
+import { createSnapshotProvider, type SnapshotOptions } from './serve/provider.js';
 
-export type { SnapshotOptions } from './provider.js';
-export { openPool, poolAvailable, type PoolOptions } from './pool.js';
-export { createSnapshotProvider } from './provider.js';
-export { loadSnapshot, parseSnapshot, SnapshotLoadError } from './load.js';
-export { Snapshot } from './snapshot.js';
-export { recordSnapshot, type RecordOptions } from './record.js';
-export { saveSnapshot } from './save.js';
-export { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue, type TypeInfo } from './format.js';
+export type { SnapshotOptions } from './serve/provider.js';
+export { type PoolOptions } from './serve/pool.js';
+export { createSnapshotProvider } from './serve/provider.js';
+export { loadSnapshot, parseSnapshot } from './serve/load.js';
+export { recordSnapshot } from './record/record.js';
+export { saveSnapshot } from './record/save.js';
 
 /**
  * Loads `file` and serves the three tools from it; a missing or invalid file is an UNAVAILABLE error.

@@ -15,7 +15,7 @@ export interface ObjectValue {
 
 export type Value = null | boolean | number | string | EnumValue | ListValue | DictValue | ObjectValue;
 
-export abstract class Special {
+abstract class Special {
   abstract readonly type: string;
 }
 
@@ -76,7 +76,7 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   else obj[key] = value;
 }
 
-export function isMemberKey(key: string): boolean {
+function isMemberKey(key: string): boolean {
   return key.charCodeAt(0) !== 36; // '$'
 }
 
@@ -125,7 +125,7 @@ function isIdentPart(c: string): boolean {
 }
 
 /** `Dictionary<String, Component>` → [`String`, `Component`] (top-level arguments only). */
-export function genericArgs(name: string): string[] {
+function genericArgs(name: string): string[] {
   const open = name.indexOf('<');
   if (open < 0 || !name.endsWith('>')) return [];
   const out: string[] = [];

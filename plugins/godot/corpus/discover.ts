@@ -21,7 +21,7 @@ export interface Corpus {
   dirs: string[];
 }
 
-export const DOC_DIR_FIX =
+const DOC_DIR_FIX =
   'Set plugins.godot.docDir in .mcprc (or GODOT_DOC_DIR) to the doc/ folder of a Godot source checkout (the one holding classes/*.xml), ' +
   'or set plugins.godot.godotBinary to dump the reference of your engine with --doctool.';
 

@@ -1,6 +1,6 @@
 // godotBinary: dump the class reference of the user's own engine with `--doctool`, once per engine
 // version, into the cache folder (<cacheDir>/godot-doctool/<version>/), and serve that.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UnavailableError, type ProgressUpdate } from '../../../src/backend/index.js';
 
@@ -33,7 +33,7 @@ export async function godotVersion(binary: string, signal?: AbortSignal): Promis
   return version;
 }
 
-export function doctoolDir(cacheDir: string, version: string): string {
+function doctoolDir(cacheDir: string, version: string): string {
   return path.join(cacheDir, 'godot-doctool', version.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
@@ -87,12 +87,4 @@ export async function dumpDocs(binary: string, cacheDir: string, options: DumpOp
   rmSync(target, { recursive: true, force: true });
   renameSync(temp, target);
   return target;
-}
-
-export function dumpInfo(dir: string): { binary?: string; version?: string } {
-  try {
-    return JSON.parse(readFileSync(path.join(dir, DONE), 'utf8')) as { binary?: string; version?: string };
-  } catch {
-    return {};
-  }
 }

@@ -4,7 +4,7 @@
 // symbols the whole reference points at (Node, Object.connect) do not grow without bound.
 import type { ClassEntry, DocEntry } from './entries.js';
 
-export const ANCHOR_CHARS = 2000;
+const ANCHOR_CHARS = 2000;
 
 /** Each document's anchor text (absent for most), from the anchors each class's descriptions hold. */
 export function resolveAnchors(

@@ -9,7 +9,6 @@
 // are applied when the engine is tuned, not baked into the saved index: an engine scores nothing
 // until `tune` gives it its numbers.
 import type { Bm25fParams } from '../ranking-params.js';
-import { FIELD_NAMES } from './entries.js';
 import { FIELD_COUNT, type PartialData } from './partial.js';
 
 export type { Bm25fParams };
@@ -225,5 +224,3 @@ export class Engine {
     return this.data;
   }
 }
-
-export { FIELD_NAMES };

@@ -44,9 +44,9 @@ export interface DocFields {
 
 export const FIELD_NAMES: ReadonlyArray<keyof DocFields> = ['name', 'owner', 'brief', 'body', 'code', 'anchor', 'manual'];
 
-export const SUMMARY_CHARS = 240;
+const SUMMARY_CHARS = 240;
 
-export function summary(plain: string, max = SUMMARY_CHARS): string {
+function summary(plain: string, max = SUMMARY_CHARS): string {
   if (plain.length <= max) return plain;
   const cut = plain.lastIndexOf(' ', max);
   return `${plain.slice(0, cut > max / 2 ? cut : max)}…`;

@@ -16,7 +16,7 @@ import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-export const INDEX_VERSION = 6;
+const INDEX_VERSION = 6;
 const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {

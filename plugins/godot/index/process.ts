@@ -14,7 +14,7 @@ export interface FileTask {
   rel: string;
 }
 
-export interface ParsedFile extends Pick<ClassEntries, 'cls' | 'anchors'> {
+interface ParsedFile extends Pick<ClassEntries, 'cls' | 'anchors'> {
   i: number;
   docs: Array<{ entry: Omit<DocEntry, 'cls'>; summary: string }>;
   refs: Array<[string, number]>;
@@ -37,7 +37,7 @@ function counted(refs: string[]): Array<[string, number]> {
   return [...counts];
 }
 
-export function describeParseError(root: string, rel: string, error: unknown): string {
+function describeParseError(root: string, rel: string, error: unknown): string {
   const where = path.join(root, rel);
   if (error instanceof XmlDocError) return `skipped ${where}: XML parse error at line ${error.line}, column ${error.col}: ${error.reason}`;
   return `skipped ${where}: ${(error as Error).message}`;

@@ -45,7 +45,7 @@ export interface ApiReport {
 /** At most this many results are returned (problems first kept); the counts still cover all. */
 export const MAX_RESULTS = 1000;
 /** Unknown names beyond this many get no did-you-mean list (each costs a scan of the names). */
-export const MAX_SUGGESTED = 300;
+const MAX_SUGGESTED = 300;
 /** Work between two yields to the event loop, so other requests are answered meanwhile. */
 const SLICE_MS = 8;
 
@@ -149,7 +149,7 @@ function checkMember(index: DocIndex, ref: ApiRef, base: ApiCheck, clsId: number
   return out;
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** The reference comes from a scanned script (not from `calls`). */
   fromCode?: boolean;
   /** Compute did-you-mean lists for unknown names (default true). */
@@ -157,7 +157,7 @@ export interface CheckOptions {
 }
 
 /** Checks one reference; `scriptBase` is the class a script extends (for bare calls). */
-export function checkRef(index: DocIndex, ref: ApiRef, scriptBase?: string, options: CheckOptions = {}): ApiCheck | undefined {
+function checkRef(index: DocIndex, ref: ApiRef, scriptBase?: string, options: CheckOptions = {}): ApiCheck | undefined {
   const suggest = options.suggest ?? true;
   const base: ApiCheck = { ref: ref.text, exists: false };
   if (ref.line !== undefined) base.line = ref.line;

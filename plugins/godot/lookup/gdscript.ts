@@ -74,7 +74,7 @@ export function countArgs(code: string, open: number): number | undefined {
  * For every `(` of the code: how many top-level arguments its call has (absent when it is never
  * closed). One pass with a stack, so a script full of unclosed or nested brackets costs linear time.
  */
-export function argCounts(code: string): Map<number, number> {
+function argCounts(code: string): Map<number, number> {
   const counts = new Map<number, number>();
   const stack: Array<{ at: number; paren: boolean; commas: number; content: boolean }> = [];
   for (let i = 0; i < code.length; i++) {

@@ -1,7 +1,6 @@
 // The words of the reference's names, derived from a loaded index on first use and kept beside it,
 // for fixing a query's misspelled words.
 import type { DocIndex } from '../index/doc-index.js';
-import { terms } from '../index/tokenize.js';
 import { distance } from '../../../src/kit/index.js';
 
 const lexicons = new WeakMap<DocIndex, Map<string, string[]>>();
@@ -69,4 +68,3 @@ export function prepareLexicon(index: DocIndex): void {
 }
 
 /** Index terms of a text (re-exported for the modules that analyse queries). */
-export { terms };

@@ -2,7 +2,7 @@
 // is ever read from a path built out of them, but a bad one is refused before any lookup.
 import { ToolError } from '../../../src/backend/index.js';
 
-export const MAX_NAME = 200;
+const MAX_NAME = 200;
 const CLASS_NAME = /^@?[A-Za-z_][A-Za-z0-9_]*$/;
 // Member names are identifiers, `@annotation`s, or project-setting paths (`display/window/size/mode`).
 const MEMBER_NAME = /^@?[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
@@ -27,7 +27,7 @@ export function checkClassName(value: string, field = 'class name'): string {
   return name;
 }
 
-export function checkMemberName(value: string, field = 'member name'): string {
+function checkMemberName(value: string, field = 'member name'): string {
   const name = value.trim();
   common(field, name);
   if (!MEMBER_NAME.test(name)) refuse(field, name, 'a member name is letters, digits and _ (e.g. look_at, _ready)');

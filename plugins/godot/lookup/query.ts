@@ -34,7 +34,7 @@ export interface QueryPlan {
   ownWeight: number;
 }
 
-export function queryWords(query: string): string[] {
+function queryWords(query: string): string[] {
   return query
     .toLowerCase()
     .split(/[^a-z0-9_@]+/)

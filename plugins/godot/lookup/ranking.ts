@@ -35,7 +35,7 @@ const SPELLED_CLASS = 2;
 /** "which node …", "what class …", "node that …": the question asks for a class. */
 const CLASS_QUESTION = /^(?:(?:which|what) (?:\w+ )?(?:node|class|type|resource)s?|(?:node|class)s? (?:to|that|for|which))\b/;
 
-export function kindsNamed(words: string[]): Set<DocKind> {
+function kindsNamed(words: string[]): Set<DocKind> {
   const kinds = new Set(words.map((w) => KIND_WORDS[w]).filter(Boolean));
   if (CLASS_QUESTION.test(words.join(' '))) kinds.add('class');
   return kinds;

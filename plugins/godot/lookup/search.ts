@@ -55,7 +55,7 @@ function exactMatches(index: DocIndex, query: string): number[] {
   return out;
 }
 
-export function uriOf(index: DocIndex, id: number): string {
+function uriOf(index: DocIndex, id: number): string {
   const d = index.docs[id];
   return d.kind === 'class' ? classUri(d.name) : symbolUri(index.classes[d.cls].name, d.kind, d.name);
 }
@@ -95,7 +95,7 @@ class TopK {
 }
 
 /** What a variant's re-ranking gets: the plan, the ranked candidates, and a way to score other concepts the same way. */
-export interface VariantContext {
+interface VariantContext {
   index: DocIndex;
   query: string;
   plan: QueryPlan;
@@ -106,7 +106,7 @@ export interface VariantContext {
 }
 
 /** A ranking method under test (bench/godot-variants.js); production never passes one. */
-export interface SearchVariant {
+interface SearchVariant {
   /** Used instead of the shipped vocabulary (to try a round that does not ship). */
   vocabulary?: Vocabulary;
   /** Changes the planned query before it is scored (query expansion). */

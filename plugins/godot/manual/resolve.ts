@@ -20,7 +20,7 @@ export interface TableDoc {
 }
 
 /** Text a symbol gets from the manual at most (the symbols every page mentions, Node and add_child, stop growing there). */
-export const MANUAL_CHARS = 2000;
+const MANUAL_CHARS = 2000;
 
 const LABEL_KINDS: Record<string, DocKind> = {
   method: 'method',
@@ -137,7 +137,7 @@ function resolveName(
   return table.unique(name);
 }
 
-export function resolveTarget(table: SymbolTable, target: ManualTarget, pageClasses: readonly number[]): number | undefined {
+function resolveTarget(table: SymbolTable, target: ManualTarget, pageClasses: readonly number[]): number | undefined {
   if ('label' in target) return resolveLabel(table, target.label);
   const scope = (target.scope ?? []).map((c) => table.classId(c)).filter((c): c is number => c !== undefined);
   return resolveName(table, target.name, scope, pageClasses, target.pageOnly);

@@ -17,7 +17,7 @@ export type ManualTarget =
    */
   | { name: string; scope?: string[]; pageOnly?: boolean };
 
-export interface ManualAnchor {
+interface ManualAnchor {
   target: ManualTarget;
   /** The sentence (or the sample's introduction and comments). */
   text: string;
@@ -79,7 +79,7 @@ function labelText(label: string): string {
 }
 
 /** A sentence as a person reads it: roles by their text, literals and emphasis unwrapped. */
-export function plainRst(text: string): string {
+function plainRst(text: string): string {
   return text
     .replace(ROLE_REF, (_, body: string) => {
       const m = /^(.*?)\s*<([^>]+)>$/s.exec(body);

@@ -21,7 +21,7 @@ export interface ManualSource {
 }
 
 /** The .rst pages of a godot-docs checkout, without the class reference (classes/ is generated from the XML the index already reads). */
-export function manualFiles(root: string): string[] {
+function manualFiles(root: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > 8) return;
@@ -80,13 +80,8 @@ export function parseManualAnchors(text: string, file = SHIPPED_MANUAL): ManualE
   return out;
 }
 
-export function formatManualAnchors(header: string[], entries: ManualEntry[]): string {
-  const clean = (s: string) => s.replace(/[\t\n\r]+/g, ' ');
-  return `${header.map((h) => `# ${h}\n`).join('')}${entries.map((e) => `${e.kind}\t${e.qname}\t${clean(e.text)}\n`).join('')}`;
-}
-
 /** Entries (from the shipped file) matched to the reference by kind and name; names it lacks are dropped. */
-export function entriesToTexts(table: SymbolTable, entries: ManualEntry[]): ManualTexts {
+function entriesToTexts(table: SymbolTable, entries: ManualEntry[]): ManualTexts {
   const texts = new Map<number, string>();
   let dropped = 0;
   for (const e of entries) {

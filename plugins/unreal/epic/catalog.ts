@@ -8,11 +8,7 @@ import type { Logger } from '../../../src/backend/index.js';
 import { parseDescription, parseToolsetList, textOf, type DescribedToolset, type ListedToolset } from './toolsets.js';
 import { assignToolsetNames } from './names.js';
 
-export type MetaCall = (
-  name: string,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-) => Promise<{ content?: unknown; isError?: boolean }>;
+type MetaCall = (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<{ content?: unknown; isError?: boolean }>;
 
 export interface CatalogOptions {
   label: string;

@@ -31,7 +31,7 @@ const PROGRESS_EVERY_MS = 2_000;
 const RECHECK_FIRST_MS = 30_000;
 const RECHECK_MAX_MS = 5 * 60_000;
 
-export function epicDown(url: string, reason: string): string {
+function epicDown(url: string, reason: string): string {
   if (reason === 'mcphost is shutting down') return reason;
   const http = / answered (HTTP \d+.*)$/s.exec(reason);
   if (http) return `Epic's Unreal MCP at ${url} answered ${http[1]}`;
@@ -39,8 +39,6 @@ export function epicDown(url: string, reason: string): string {
     return `Epic's Unreal MCP at ${url} did not answer initialize: is the editor busy (a modal dialog, a compile)?`;
   return `Epic's Unreal MCP not running at ${url}: start the editor (UE 5.8+, plugins ModelContextProtocol and AllToolsets) and run ModelContextProtocol.StartServer in its console (${reason.replace(/ at https?:\/\/\S+/, '').replace(' (is it running?)', '')})`;
 }
-
-export type EpicLeg = ReturnType<typeof epicLeg>;
 
 export function epicLeg() {
   const queue = new EditorQueue();

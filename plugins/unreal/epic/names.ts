@@ -10,19 +10,19 @@
 // apart by a hash of the later one's full name.
 import { createHash } from 'node:crypto';
 
-export const PREFIX = 'unreal_';
+const PREFIX = 'unreal_';
 const MAX = 64;
 
 const hash = (text: string, n: number) => createHash('sha256').update(text).digest('hex').slice(0, n);
 const clean = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '_');
 
 /** The class part of a toolset's full name: `editor_toolset.toolsets.scene.SceneTools` → `SceneTools`. */
-export function toolsetClass(toolset: string): string {
+function toolsetClass(toolset: string): string {
   return clean(toolset.slice(toolset.lastIndexOf('.') + 1)) || clean(toolset);
 }
 
 /** A tool's name without its toolset (describe_toolset names tools `<toolset>.<tool>`). */
-export function shortToolName(toolset: string, tool: string): string {
+function shortToolName(toolset: string, tool: string): string {
   return tool.startsWith(`${toolset}.`) ? tool.slice(toolset.length + 1) : tool.slice(tool.lastIndexOf('.') + 1);
 }
 

@@ -10,7 +10,7 @@ export interface ListedToolset {
   description: string;
 }
 
-export interface DescribedTool {
+interface DescribedTool {
   name: string;
   description?: string;
   inputSchema?: Record<string, unknown>;

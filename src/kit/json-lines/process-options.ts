@@ -63,7 +63,7 @@ function positive(value: number | undefined, name: string, fallback: number): nu
 }
 
 /** A banner passes when it says `ready: true`; otherwise its own error message is the reason. */
-export function defaultCheckReady(banner: JsonMessage): void {
+function defaultCheckReady(banner: JsonMessage): void {
   if (banner.ready === true) return;
   const error = banner.error as { message?: unknown } | string | undefined;
   const message =

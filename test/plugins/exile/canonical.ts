@@ -4,7 +4,7 @@
 // empty collections by their short type (the recorder records them from the member's declared type,
 // without a call).
 import { DictValue, EnumValue, ListValue, shortType, type Value } from '../../../plugins/exile/snapshot/model.ts';
-import type { Snapshot } from '../../../plugins/exile/snapshot/snapshot.ts';
+import type { Snapshot } from '../../../plugins/exile/snapshot/serve/snapshot.ts';
 
 export function canonical(snapshot: Snapshot, options: { shortEmpty?: boolean } = {}): unknown {
   const named = (type: string, count: number) => (options.shortEmpty && count === 0 ? shortType(type) : type);

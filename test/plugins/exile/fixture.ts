@@ -2,8 +2,8 @@
 // snapshot / provider, and as plain resolved JSON for computing expected answers independently of
 // the loader and evaluator.
 import { generateSnapshot } from '../../fixtures/exile/generate.js';
-import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
-import { createSnapshotProvider, type SnapshotOptions } from '../../../plugins/exile/snapshot/provider.ts';
+import { parseSnapshot } from '../../../plugins/exile/snapshot/serve/load.ts';
+import { createSnapshotProvider, type SnapshotOptions } from '../../../plugins/exile/snapshot/serve/provider.ts';
 import { exploreInput, evalInput, queryInput } from '../../../plugins/exile/schemas.ts';
 import type { ExileProvider } from '../../../plugins/exile/provider.ts';
 

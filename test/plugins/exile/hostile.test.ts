@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isToolError } from '../../../src/backend/index.ts';
-import { compileGlob, MAX_GLOB_LENGTH } from '../../../plugins/exile/snapshot/glob.ts';
-import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
-import { createSnapshotProvider } from '../../../plugins/exile/snapshot/provider.ts';
+import { compileGlob, MAX_GLOB_LENGTH } from '../../../plugins/exile/snapshot/serve/glob.ts';
+import { parseSnapshot } from '../../../plugins/exile/snapshot/serve/load.ts';
+import { createSnapshotProvider } from '../../../plugins/exile/snapshot/serve/provider.ts';
 import { fixtureProvider, tools } from './fixture.ts';
 
 async function failure(run: Promise<unknown>): Promise<{ code: unknown; message: string }> {

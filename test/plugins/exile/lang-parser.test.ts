@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parse, parseOrderBy, MAX_NESTING, MAX_EXPRESSION_LENGTH } from '../../../plugins/exile/snapshot/lang/parser.ts';
-import { print } from '../../../plugins/exile/snapshot/lang/print.ts';
-import { stripPositions } from '../../../plugins/exile/snapshot/lang/walk.ts';
-import { ExprError } from '../../../plugins/exile/snapshot/lang/errors.ts';
+import { parse, parseOrderBy, MAX_NESTING, MAX_EXPRESSION_LENGTH } from '../../../plugins/exile/snapshot/serve/lang/parser.ts';
+import { print } from '../../../plugins/exile/snapshot/serve/lang/print.ts';
+import { stripPositions } from '../../../plugins/exile/snapshot/serve/lang/walk.ts';
+import { ExprError } from '../../../plugins/exile/snapshot/serve/lang/errors.ts';
 
 const shape = (src: string) => stripPositions(parse(src));
 /** The tree written with explicit parentheses, to check precedence. */

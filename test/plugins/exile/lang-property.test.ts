@@ -3,11 +3,11 @@
 // against the fixture only ever fail with tool errors (never a TypeError or a hang).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KEYWORDS, type Node, type BinaryOp } from '../../../plugins/exile/snapshot/lang/ast.ts';
-import { ExprError } from '../../../plugins/exile/snapshot/lang/errors.ts';
-import { parse } from '../../../plugins/exile/snapshot/lang/parser.ts';
-import { print } from '../../../plugins/exile/snapshot/lang/print.ts';
-import { stripPositions } from '../../../plugins/exile/snapshot/lang/walk.ts';
+import { KEYWORDS, type Node, type BinaryOp } from '../../../plugins/exile/snapshot/serve/lang/ast.ts';
+import { ExprError } from '../../../plugins/exile/snapshot/serve/lang/errors.ts';
+import { parse } from '../../../plugins/exile/snapshot/serve/lang/parser.ts';
+import { print } from '../../../plugins/exile/snapshot/serve/lang/print.ts';
+import { stripPositions } from '../../../plugins/exile/snapshot/serve/lang/walk.ts';
 import { isToolError } from '../../../src/backend/index.ts';
 import { fixtureProvider, ctx } from './fixture.ts';
 

@@ -2,7 +2,7 @@
 // and cancel and timeout stop a running evaluation. The threads run the compiled worker, so this
 // file uses the build (`npm test` builds first; after changing the plugin, `npm run build`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPool } from '../../../dist/plugins/exile/snapshot/pool.js';
+import { openPool } from '../../../dist/plugins/exile/snapshot/serve/pool.js';
 import type { ExileProvider } from '../../../plugins/exile/provider.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { componentOf, fixtureText, rawFixture } from './fixture.ts';

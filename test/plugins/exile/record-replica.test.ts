@@ -4,10 +4,10 @@
 // recorded answers offline as the live HUD answers.
 import { describe, expect, it } from 'vitest';
 import type { ExileProvider } from '../../../plugins/exile/provider.ts';
-import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
-import { createSnapshotProvider } from '../../../plugins/exile/snapshot/provider.ts';
-import { recordSnapshot, type RecordOptions } from '../../../plugins/exile/snapshot/record.ts';
-import { hasAddressWord, showsAddress } from '../../../plugins/exile/snapshot/record-identity.ts';
+import { parseSnapshot } from '../../../plugins/exile/snapshot/serve/load.ts';
+import { createSnapshotProvider } from '../../../plugins/exile/snapshot/serve/provider.ts';
+import { recordSnapshot, type RecordOptions } from '../../../plugins/exile/snapshot/record/record.ts';
+import { hasAddressWord, showsAddress } from '../../../plugins/exile/snapshot/record/identity.ts';
 import { replicaProvider } from '../../fixtures/exile-hud/replica/provider.mjs';
 import { ctx, type Raw } from './fixture.ts';
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.ts';
 import { connectStdio, startHttp } from '../../helpers/mcp.ts';
 import { tempDir } from '../../helpers/tmp.ts';
-import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
-import { createSnapshotProvider } from '../../../plugins/exile/snapshot/provider.ts';
+import { parseSnapshot } from '../../../plugins/exile/snapshot/serve/load.ts';
+import { createSnapshotProvider } from '../../../plugins/exile/snapshot/serve/provider.ts';
 import { startReplicaHud, type FakeHud } from '../../fixtures/exile-hud/start.ts';
 import { componentOf, ctx, fixtureText, rawFixture, type Raw } from './fixture.ts';
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadSnapshot, parseSnapshot, MAX_GRAPH_NESTING } from '../../../plugins/exile/snapshot/load.ts';
+import { loadSnapshot, parseSnapshot, MAX_GRAPH_NESTING } from '../../../plugins/exile/snapshot/serve/load.ts';
 import { openSnapshotProvider } from '../../../plugins/exile/snapshot/index.ts';
-import { createSnapshotProvider } from '../../../plugins/exile/snapshot/provider.ts';
+import { createSnapshotProvider } from '../../../plugins/exile/snapshot/serve/provider.ts';
 import { DictValue, EnumValue, ListValue, type ObjectValue } from '../../../plugins/exile/snapshot/model.ts';
 import { SNAPSHOT_VERSION } from '../../../plugins/exile/snapshot/format.ts';
 import { tempDir } from '../../helpers/tmp.ts';

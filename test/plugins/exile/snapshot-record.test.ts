@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { ToolError, UnavailableError } from '../../../src/backend/index.ts';
 import type { ExileProvider } from '../../../plugins/exile/provider.ts';
-import { recordSnapshot } from '../../../plugins/exile/snapshot/record.ts';
-import { parseSnapshot } from '../../../plugins/exile/snapshot/load.ts';
-import { createSnapshotProvider } from '../../../plugins/exile/snapshot/provider.ts';
+import { recordSnapshot } from '../../../plugins/exile/snapshot/record/record.ts';
+import { parseSnapshot } from '../../../plugins/exile/snapshot/serve/load.ts';
+import { createSnapshotProvider } from '../../../plugins/exile/snapshot/serve/provider.ts';
 import { canonical } from './canonical.ts';
 import { entitiesOf, fixtureProvider, fixtureText, rawFixture, tools } from './fixture.ts';
 

@@ -1,17 +1,17 @@
 // The per-call limits: a time budget checked while iterating (so no call can hang the host), caps on
 // what one call may build (a string, and all strings and collection items together: a chain of
 // Replace calls would otherwise grow 10× per link), and a cap on how much one answer may carry.
-import { ToolError } from '../../../../src/backend/index.js';
+import { ToolError } from '../../../../../src/backend/index.js';
 
 export const DEFAULT_TIME_BUDGET_MS = 2000;
 /** Values (JSON nodes) one answer may carry before it is refused as too large. */
 export const MAX_RESULT_VALUES = 200_000;
 /** Characters of text one answer may carry. */
-export const MAX_RESULT_CHARS = 8 * 1024 * 1024;
+const MAX_RESULT_CHARS = 8 * 1024 * 1024;
 /** Characters of one string an expression builds (Replace, +, ToUpper…). */
-export const MAX_STRING_CHARS = 1024 * 1024;
+const MAX_STRING_CHARS = 1024 * 1024;
 /** Characters and collection items one call may build in all. */
-export const MAX_CALL_ALLOCATION = 16 * 1024 * 1024;
+const MAX_CALL_ALLOCATION = 16 * 1024 * 1024;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 

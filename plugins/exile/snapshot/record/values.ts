@@ -1,8 +1,8 @@
 // Turning the HUD's answers back into snapshot values: unwrapping tool results, enum names into
 // { $enum, $value }, inline struct values into typed objects, and type metadata into TypeInfo.
-import { ToolError } from '../../../src/backend/index.js';
-import { typeInfoSchema, type SnapshotValue, type TypeInfo } from './format.js';
-import { setOwn } from './model.js';
+import { ToolError } from '../../../../src/backend/index.js';
+import { typeInfoSchema, type SnapshotValue, type TypeInfo } from '../format.js';
+import { setOwn } from '../model.js';
 
 /** What one explore node looks like (the HUD's shapes; unknown fields are ignored). */
 export interface ExploreNode {

@@ -2,7 +2,7 @@
 // `pos` is the 0-based offset of the node's first character (for a postfix node: its operator).
 
 export type BinaryOp = '??' | '||' | '&&' | '==' | '!=' | '<' | '>' | '<=' | '>=' | '+' | '-' | '*' | '/' | '%';
-export type UnaryOp = '!' | '-' | '+';
+type UnaryOp = '!' | '-' | '+';
 
 export type Node =
   | { type: 'Null'; pos: number }

@@ -4,7 +4,7 @@
 // piece is placed at its leftmost fit, which is enough: a leftmost fit leaves the most room for the
 // pieces after it. Time is O(name length × pattern length) whatever the glob, with the pattern
 // length capped by MAX_GLOB_LENGTH.
-import { ToolError } from '../../../src/backend/index.js';
+import { ToolError } from '../../../../src/backend/index.js';
 
 export const MAX_GLOB_LENGTH = 256;
 

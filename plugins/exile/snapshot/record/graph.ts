@@ -1,16 +1,16 @@
 // Building a recording from the HUD's answers: an explored object or collection becomes a record
-// whose members and items are values, references (record-identity.ts), stubs (beyond the depth,
+// whose members and items are values, references (identity.ts), stubs (beyond the depth,
 // or cut by the budget), items the HUD already showed whole (collections are explored two levels
 // deep), or jobs queued for their own explore call.
-import type { Logger } from '../../../src/backend/index.js';
-import type { SnapshotValue } from './format.js';
-import { setOwn } from './model.js';
-import type { CutReason, RecordBudget } from './record-budget.js';
-import { addressOf, type Identities, type RecordNode } from './record-identity.js';
-import type { TypeBook } from './record-types.js';
-import { enumFrom, isPrimitiveName, isTextType, structFrom, type ExploreNode } from './record-values.js';
+import type { Logger } from '../../../../src/backend/index.js';
+import type { SnapshotValue } from '../format.js';
+import { setOwn } from '../model.js';
+import type { CutReason, RecordBudget } from './budget.js';
+import { addressOf, type Identities, type RecordNode } from './identity.js';
+import type { TypeBook } from './types.js';
+import { enumFrom, isPrimitiveName, isTextType, structFrom, type ExploreNode } from './values.js';
 
-export const PENDING = Symbol('pending');
+const PENDING = Symbol('pending');
 /** Paths of cut objects listed in the header (the count is always complete). */
 const CUT_PATHS_SHOWN = 20;
 

@@ -1,5 +1,5 @@
 // Messages between the snapshot pool (pool.ts) and its evaluation threads (eval-worker.ts).
-import type { HudCall } from '../remote.js';
+import type { HudCall } from '../../remote.js';
 
 /** What each thread is started with. */
 export interface EvalWorkerData {

@@ -1,19 +1,19 @@
 // query: Dynamic LINQ over a collection. Order of operations: where → orderBy → skip → take →
 // select. A single-value select with no where counts the items per value instead (the HUD's
 // "count entities by type"); orderBy then sorts those groups by Key or Count.
-import { ToolError } from '../../../src/backend/index.js';
-import type { QueryArgs } from '../schemas.js';
+import { ToolError } from '../../../../src/backend/index.js';
+import type { QueryArgs } from '../../schemas.js';
 import type { Budget, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import type { Env, Fn } from './eval/env.js';
 import { orderCompare, truthy } from './eval/ops.js';
 import { parse, parseOrderBy } from './lang/parser.js';
-import { DictValue, EnumValue, ListValue, elementsOf, isCollection, typeLabel, type ObjectValue, type Value } from './model.js';
+import { DictValue, EnumValue, ListValue, elementsOf, isCollection, typeLabel, type ObjectValue, type Value } from '../model.js';
 import { serialize } from './serialize.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Levels of each result item shown (a projected Position still shows X, Y, Z). */
-export const QUERY_ITEM_DEPTH = 2;
+const QUERY_ITEM_DEPTH = 2;
 
 type Clause = 'from' | 'where' | 'select' | 'orderBy';
 type WrapError = (error: unknown, clause: Clause, expression: string) => unknown;

@@ -13,10 +13,10 @@
 //   5. once explored, `Address` or `_address` with the runtime type.
 // A node is anything recorded (a root, an explored object, an item shown inline); ids are given only
 // to nodes something refers to.
-import { shortType } from './model.js';
+import { shortType } from '../model.js';
 
 /** Members ExileApi defines on every RemoteMemoryObject that lead to process-wide singletons. */
-export const SHARED_MEMBERS = new Set(['M', 'TheGame', 'Cache', 'pM', 'pTheGame', 'pCache']);
+const SHARED_MEMBERS = new Set(['M', 'TheGame', 'Cache', 'pM', 'pTheGame', 'pCache']);
 
 export interface RecordNode {
   path: string;

@@ -4,7 +4,7 @@
 // inside np(...) every step tolerates null.
 import type { Node, NodeOf } from '../lang/ast.js';
 import { ExprError } from '../lang/errors.js';
-import { DictValue, ListValue, hasMember, isObject, setOwn, typeOf, type ObjectValue, type Value } from '../model.js';
+import { DictValue, ListValue, hasMember, isObject, setOwn, typeOf, type ObjectValue, type Value } from '../../model.js';
 import type { Env, Fn, Scope } from './env.js';
 import { getIndex, getMember, getRoot, missingMember } from './members.js';
 import { callMethod } from './methods.js';

@@ -1,7 +1,7 @@
 // Generic traversal helpers over the expression tree.
 import type { Node } from './ast.js';
 
-export function children(node: Node): Node[] {
+function children(node: Node): Node[] {
   switch (node.type) {
     case 'Member':
       return [node.object];

@@ -1,12 +1,12 @@
 // explore search:<glob> over the recorded types: `*` any run of characters, `?` one character,
 // case-insensitive, matched against full and short type names and against member names. The glob
 // is matched without a regex (glob.ts), and every name checked ticks the call's budget.
-import type { ExploreArgs } from '../schemas.js';
+import type { ExploreArgs } from '../../schemas.js';
 import type { Budget } from './eval/budget.js';
 import { compileGlob } from './glob.js';
-import { shortType } from './model.js';
+import { shortType } from '../model.js';
 import type { Snapshot } from './snapshot.js';
-import { ToolError } from '../../../src/backend/index.js';
+import { ToolError } from '../../../../src/backend/index.js';
 
 export function searchTypes(snapshot: Snapshot, pattern: string, args: ExploreArgs, budget: Budget) {
   if (pattern === '') throw new ToolError('search: needs a pattern, e.g. search:*Monster* or search:CurHP', { code: 'INVALID_TARGET' });

@@ -2,7 +2,7 @@
 // numbers, comparisons with null are false, arithmetic on null is null, / of two integers truncates,
 // and mixing kinds that C# would not compile is an error at the operator.
 import { ExprError } from '../lang/errors.js';
-import { EnumValue, isCollection, isObject, memberKeys, shortType, typeLabel, type ObjectValue, type Value } from '../model.js';
+import { EnumValue, isCollection, isObject, memberKeys, shortType, typeLabel, type ObjectValue, type Value } from '../../model.js';
 import type { Snapshot } from '../snapshot.js';
 
 const collator = new Intl.Collator('en', { sensitivity: 'variant' });

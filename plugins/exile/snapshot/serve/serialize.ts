@@ -2,11 +2,11 @@
 // to `depth` (below that, their display text), collections as { count, items } with the first items.
 import type { Budget, OutputCap } from './eval/budget.js';
 import { formatNumber, toText } from './eval/ops.js';
-import { DictValue, EnumValue, ListValue, isObject, memberKeys, setOwn, type ObjectValue, type Value } from './model.js';
+import { DictValue, EnumValue, ListValue, isObject, memberKeys, setOwn, type ObjectValue, type Value } from '../model.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Items shown per collection in eval and query answers. */
-export const ITEMS_SHOWN = 100;
+const ITEMS_SHOWN = 100;
 
 export interface SerializeContext {
   snapshot: Snapshot;

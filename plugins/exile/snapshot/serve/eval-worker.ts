@@ -2,9 +2,9 @@
 // call at a time. A call's cancel flag is shared memory the main thread sets on cancel or timeout,
 // read by the call's budget while it iterates, so an evaluation stops without the main thread
 // ever waiting on it.
-import { workerSide } from '../../../src/kit/index.js';
-import type { ExileProvider, ProviderCallContext } from '../provider.js';
-import type { HudCall } from '../remote.js';
+import { workerSide } from '../../../../src/kit/index.js';
+import type { ExileProvider, ProviderCallContext } from '../../provider.js';
+import type { HudCall } from '../../remote.js';
 import { loadSnapshot } from './load.js';
 import { createSnapshotProvider } from './provider.js';
 import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';

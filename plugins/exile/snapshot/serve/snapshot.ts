@@ -1,7 +1,7 @@
 // A loaded snapshot: its roots, and the recorded type metadata with the look-ups the evaluator and
 // explore need (short names, inherited members, which members hold floating-point numbers).
-import type { MemberInfo, MethodInfo, TypeInfo } from './format.js';
-import { shortType, type Value } from './model.js';
+import type { MemberInfo, MethodInfo, TypeInfo } from '../format.js';
+import { shortType, type Value } from '../model.js';
 
 export interface SnapshotHeader {
   version: number;
@@ -125,7 +125,7 @@ export class Snapshot {
 }
 
 /** `GetComponent<T>` → `GetComponent`. */
-export function baseName(method: string): string {
+function baseName(method: string): string {
   const i = method.indexOf('<');
   return i < 0 ? method : method.slice(0, i);
 }

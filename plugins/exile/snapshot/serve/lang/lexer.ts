@@ -2,7 +2,7 @@
 // take "..." or '...' with backslash escapes (the JSON ones plus \0 \a \v \').
 import { syntaxError } from './errors.js';
 
-export type TokenKind = 'ident' | 'int' | 'real' | 'string' | 'punct' | 'eof';
+type TokenKind = 'ident' | 'int' | 'real' | 'string' | 'punct' | 'eof';
 
 export interface Token {
   kind: TokenKind;

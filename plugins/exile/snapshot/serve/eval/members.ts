@@ -14,8 +14,8 @@ import {
   type Key,
   type ObjectValue,
   type Value,
-} from '../model.js';
-import { HUD_ROOTS } from '../format.js';
+} from '../../model.js';
+import { HUD_ROOTS } from '../../format.js';
 import type { Snapshot } from '../snapshot.js';
 
 export function notInSnapshot(what: string, pos: number, hint?: string): ExprError {

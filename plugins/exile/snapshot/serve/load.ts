@@ -2,15 +2,15 @@
 // then one pass over the object graph that checks every value, resolves `$ref`s (shared and circular
 // objects become the same JS object) and shares equal enum values. Errors name the path:
 // `roots.Entities.$values[17].Position: ...`.
-import { issueLines, NotRegularFileError, readRegularFile } from '../../../src/kit/index.js';
-import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from './format.js';
-import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from './model.js';
+import { issueLines, NotRegularFileError, readRegularFile } from '../../../../src/kit/index.js';
+import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from '../format.js';
+import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from '../model.js';
 import { Snapshot } from './snapshot.js';
 
 /** Deeper nesting than this in the graph is refused (a recorder bug, or a hostile file). */
 export const MAX_GRAPH_NESTING = 1000;
 
-export class SnapshotLoadError extends Error {
+class SnapshotLoadError extends Error {
   readonly path: Array<string | number> = [];
   constructor(readonly reason: string) {
     super(reason);

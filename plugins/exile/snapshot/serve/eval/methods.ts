@@ -3,7 +3,17 @@
 // element as `it`), and GetComponent<T>/HasComponent<T> on entities. Any other method needs the
 // live process: "not available in a snapshot".
 import { ExprError } from '../lang/errors.js';
-import { DictValue, ListValue, elementsOf, isCollection, isObject, shortType, typeLabel, type Collection, type Value } from '../model.js';
+import {
+  DictValue,
+  ListValue,
+  elementsOf,
+  isCollection,
+  isObject,
+  shortType,
+  typeLabel,
+  type Collection,
+  type Value,
+} from '../../model.js';
 import type { Env, Fn, Scope } from './env.js';
 import { getComponent, notInSnapshot } from './members.js';
 import { compare, equals, hashCode, orderCompare, toText, truthy } from './ops.js';

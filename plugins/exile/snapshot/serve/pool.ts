@@ -5,16 +5,16 @@
 // through a shared flag its budget polls; a thread that does not stop within a grace period (or
 // runs out of memory) is terminated and replaced.
 import { statSync } from 'node:fs';
-import { ToolError, UnavailableError } from '../../../src/backend/index.js';
-import { startWorker, workerScript, type TypedWorker } from '../../../src/kit/index.js';
-import type { ExileProvider, ProviderCallContext } from '../provider.js';
-import type { HudCall } from '../remote.js';
+import { ToolError, UnavailableError } from '../../../../src/backend/index.js';
+import { startWorker, workerScript, type TypedWorker } from '../../../../src/kit/index.js';
+import type { ExileProvider, ProviderCallContext } from '../../provider.js';
+import type { HudCall } from '../../remote.js';
 import { DEFAULT_TIME_BUDGET_MS } from './eval/budget.js';
 import type { EvalWorkerData, PoolReply, PoolRequest } from './pool-protocol.js';
 
 // Only the compiled worker beside this module: tests that import the TypeScript evaluate in-thread.
 const WORKER_SCRIPT = workerScript(import.meta.url, './eval-worker.js', { fromDist: false });
-export const DEFAULT_WORKERS = 2;
+const DEFAULT_WORKERS = 2;
 /** How long a thread may take to stop after its budget ran out or its call was cancelled. */
 const GRACE_MS = 1000;
 

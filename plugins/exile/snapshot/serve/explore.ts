@@ -1,12 +1,12 @@
 // explore: "" lists the roots; a path lists the value's members (kind, type, value, access) to
 // `depth`, collections as count + first `limit` items; `type:<Name>` gives the recorded type
 // metadata; `search:<glob>` matches type names and member names.
-import { NotFoundError, ToolError } from '../../../src/backend/index.js';
-import type { ExploreArgs } from '../schemas.js';
+import { NotFoundError, ToolError } from '../../../../src/backend/index.js';
+import type { ExploreArgs } from '../../schemas.js';
 import type { Budget, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import { toText } from './eval/ops.js';
-import { HUD_ROOTS, type MemberInfo, type TypeInfo } from './format.js';
+import { HUD_ROOTS, type MemberInfo, type TypeInfo } from '../format.js';
 import { parse } from './lang/parser.js';
 import {
   DictValue,
@@ -19,13 +19,13 @@ import {
   typeLabel,
   type ObjectValue,
   type Value,
-} from './model.js';
+} from '../model.js';
 import { serialize, structValue, type SerializeContext } from './serialize.js';
 import type { Snapshot } from './snapshot.js';
 import { searchTypes } from './search.js';
 
 /** Methods that work offline; every other recorded method is listed with `available: false`. */
-export const OFFLINE_METHODS = new Set(['GetComponent', 'HasComponent', 'ToString', 'GetHashCode', 'Equals']);
+const OFFLINE_METHODS = new Set(['GetComponent', 'HasComponent', 'ToString', 'GetHashCode', 'Equals']);
 
 interface Ctx extends SerializeContext {
   includePrivate: boolean;

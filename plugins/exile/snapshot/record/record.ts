@@ -2,18 +2,18 @@
 // `explore <path>` per object (depth 1) or collection (depth 2 up to 1,000 items: they come with
 // their members), several in flight at once, results built strictly in queue order so ids and
 // placement do not depend on timing and every object is recorded where it is nearest a root. Identity rules
-// (record-identity.ts) turn shared and circular references into $id / $ref, most of them before a
-// call is spent. A budget on calls, objects and seconds (record-budget.ts) always ends the
-// recording; what it cut is said in the header. Type metadata comes from record-types.ts.
+// (identity.ts) turn shared and circular references into $id / $ref, most of them before a
+// call is spent. A budget on calls, objects and seconds (budget.ts) always ends the
+// recording; what it cut is said in the header. Type metadata comes from types.ts.
 import { setMaxListeners } from 'node:events';
-import { ToolError, type Logger, type ProgressUpdate } from '../../../src/backend/index.js';
-import type { ExileProvider } from '../provider.js';
-import { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue } from './format.js';
-import { RecordBudget, type BudgetLimits, type CutReason } from './record-budget.js';
-import { GraphBuilder, type Job } from './record-graph.js';
-import { Identities } from './record-identity.js';
-import { TypeBook } from './record-types.js';
-import { unwrapResult, type ExploreNode } from './record-values.js';
+import { ToolError, type Logger, type ProgressUpdate } from '../../../../src/backend/index.js';
+import type { ExileProvider } from '../../provider.js';
+import { HUD_ROOTS, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotValue } from '../format.js';
+import { RecordBudget, type BudgetLimits, type CutReason } from './budget.js';
+import { GraphBuilder, type Job } from './graph.js';
+import { Identities } from './identity.js';
+import { TypeBook } from './types.js';
+import { unwrapResult, type ExploreNode } from './values.js';
 
 export interface RecordOptions extends BudgetLimits {
   /** Roots to record (default: every root the HUD lists except Files and Memory). */

@@ -1,8 +1,8 @@
 // Type metadata for a recording: `explore type:<Name>` once per type met (runtime types, declared
 // member types, base types, the member types of structs), shared by concurrent jobs, so enums can be
 // read back into numbers and structs recognised. A look-up the budget no longer allows is skipped.
-import type { TypeInfo } from './format.js';
-import { lookupWorthy, normalizeTypeInfo } from './record-values.js';
+import type { TypeInfo } from '../format.js';
+import { lookupWorthy, normalizeTypeInfo } from './values.js';
 
 export class TypeBook {
   private readonly known = new Map<string, TypeInfo | null>();

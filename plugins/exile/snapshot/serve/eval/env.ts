@@ -1,6 +1,6 @@
 // What compiled expressions run against: the snapshot, the call's budget, and the scope (`it` and
 // lambda parameters) of the element being looked at.
-import type { Value } from '../model.js';
+import type { Value } from '../../model.js';
 import type { Snapshot } from '../snapshot.js';
 import type { Budget } from './budget.js';
 

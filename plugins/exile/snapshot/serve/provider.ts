@@ -1,8 +1,8 @@
 // The offline ExileProvider: the three HUD tools answered from a loaded snapshot, each call with its
 // own time budget. Read-only by construction: nothing here writes to the snapshot or to disk.
-import { ToolError } from '../../../src/backend/index.js';
-import type { ExileProvider, ProviderCallContext } from '../provider.js';
-import type { EvalArgs, ExploreArgs, QueryArgs } from '../schemas.js';
+import { ToolError } from '../../../../src/backend/index.js';
+import type { ExileProvider, ProviderCallContext } from '../../provider.js';
+import type { EvalArgs, ExploreArgs, QueryArgs } from '../../schemas.js';
 import { Budget, DEFAULT_TIME_BUDGET_MS, MAX_RESULT_VALUES, OutputCap } from './eval/budget.js';
 import { compileExpr } from './eval/compile.js';
 import { explore } from './explore.js';
@@ -20,7 +20,7 @@ export interface SnapshotOptions {
 }
 
 /** An expression error as a tool error: the message keeps the position, `data` repeats it. */
-export function toToolError(error: unknown, clause?: string, expression?: string): unknown {
+function toToolError(error: unknown, clause?: string, expression?: string): unknown {
   if (!(error instanceof ExprError)) return error;
   return new ToolError(clause ? `${clause}: ${error.message}` : error.message, {
     code: error.code,
