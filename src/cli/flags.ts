@@ -61,7 +61,7 @@ export const COMMAND_FLAGS = [
 ] as const satisfies readonly FlagSpec[];
 
 /** What oclif needs to show a flag of a table in `--help`. */
-function flagProps(spec: FlagSpec, helpGroup?: string) {
+export function flagProps(spec: FlagSpec, helpGroup?: string) {
   return { char: spec.char, description: spec.description, helpGroup, ...(spec.value && { helpValue: `<${spec.value}>` }) };
 }
 
