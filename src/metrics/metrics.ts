@@ -75,7 +75,7 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
   });
 
   /** The backends' own gauges, registered when first seen (a backend publishes one when it starts using it). */
-  const published = new Map<string, Gauge>();
+  const published = new Map<string, Gauge | undefined>();
   const syncGauges = () => {
     for (const g of registry.gauges()) {
       const name = `mcphost_${metricPart(g.plugin)}_${metricPart(g.name)}`;
@@ -97,7 +97,7 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
           }),
         );
       } catch {
-        published.set(name, undefined as never); // a name that clashes with one of the host's: not exported
+        published.set(name, undefined); // a name that clashes with one of the host's: not exported
       }
     }
   };

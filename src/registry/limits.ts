@@ -107,7 +107,7 @@ export function measure(value: unknown, stopAbove = Number.POSITIVE_INFINITY): {
 /**
  * Nesting a result may have. Turning a value into JSON recurses once per level, and a mounted
  * server's answer 100,000 levels deep overflowed the stack on its way to the client, so the call
- * was never answered; no real answer comes near this.
+ * went unanswered; no real answer comes near this.
  */
 export const MAX_RESULT_DEPTH = 512;
 

@@ -51,7 +51,7 @@ export function channelFor(server: Server, ctx: ServerContext, session: SessionL
     ...(input && { input }),
     ...(!modern && {
       send: (request, signal) =>
-        ctx.mcpReq.send({ method: request.method, params: request.params ?? {} } as never, z.looseObject({}) as never, {
+        ctx.mcpReq.send({ method: request.method, params: request.params ?? {} }, z.looseObject({}), {
           signal,
           timeout: ASK_TIMEOUT_MS,
         }) as Promise<unknown>,

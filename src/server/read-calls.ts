@@ -1,7 +1,7 @@
 // prompts/get and resources/read: like tools/call (tool-calls.ts) in how they reach the client — a
 // handler may ask (`ctx.elicit`) or return `inputRequired(…)` — but never tasks; a failure is a
 // JSON-RPC error, an unknown URI -32602 with the URI in `data` (SEP-2164).
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type HandlerResultTypeMap, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { UnknownNameError } from '../registry/errors.js';
 import type { HostClient } from '../registry/clients.js';
 import type { CallOptions, Registry } from '../registry/registry.js';
@@ -9,6 +9,16 @@ import { drive, inputOf, resumed, sealedState, valueAnswer } from './answers.js'
 import { channelFor, isModern, type SessionLogLevel } from './channel.js';
 import { DetachedRun } from './paused-calls.js';
 import type { HostServices } from './services.js';
+
+/**
+ * What a prompts/get or resources/read handler hands the SDK. The host's answers are typed by the
+ * host (a backend's prompt or read result, or the input-required record answers.ts builds); the SDK
+ * validates each against the era's result schema before it goes out, and answers the client with
+ * an error if it does not fit.
+ */
+function wire<M extends 'prompts/get' | 'resources/read'>(answer: Record<string, unknown>): HandlerResultTypeMap[M] {
+  return answer as HandlerResultTypeMap[M];
+}
 
 export interface ReadCallOptions {
   client: HostClient;
@@ -40,7 +50,7 @@ export function installReadCalls(server: Server, registry: Registry, options: Re
 
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { name, arguments: args } = request.params;
-    return (await serve(ctx, name, (call) => registry.getPrompt(name, args, call), options.toProtocolError)) as never;
+    return wire<'prompts/get'>(await serve(ctx, name, (call) => registry.getPrompt(name, args, call), options.toProtocolError));
   });
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
@@ -49,6 +59,6 @@ export function installReadCalls(server: Server, registry: Registry, options: Re
       error instanceof UnknownNameError
         ? new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found`, { uri })
         : options.toProtocolError(error);
-    return (await serve(ctx, uri, (call) => registry.readResource(uri, call), notFound)) as never;
+    return wire<'resources/read'>(await serve(ctx, uri, (call) => registry.readResource(uri, call), notFound));
   });
 }

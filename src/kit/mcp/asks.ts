@@ -10,9 +10,9 @@
 // to another. A server spoken to in 2026-07-28 embeds its questions in the call's own result
 // (InputRequiredResult), which is passed through to the client of the call (pass-through.ts): only
 // its log messages, which name no call either, come here.
-import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type Client, type HandlerResultTypeMap } from '@modelcontextprotocol/client';
 import { isRequestError } from '../../backend/errors.js';
-import type { CallContext, ClientLogLevel, ElicitParams, SampleParams } from '../../backend/types.js';
+import type { CallContext, ClientLogLevel } from '../../backend/types.js';
 
 /** What mcphost declares to a mounted server: all it can relay (each call's client is checked on use). */
 export const RELAYED_CAPABILITIES = {
@@ -22,6 +22,16 @@ export const RELAYED_CAPABILITIES = {
 } as const;
 
 type AskMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+/**
+ * The client's answer, handed to the server as the client gave it. The backend contract types it
+ * loosely (an elicitation's content as any record, a sampled message's content as unknown), and the
+ * client of the call answered under the SDK's own result schema; the SDK checks it again against
+ * the method's result schema before sending it on.
+ */
+function wire<M extends AskMethod>(answer: object): HandlerResultTypeMap[M] {
+  return answer as HandlerResultTypeMap[M];
+}
 
 export class AskRouter {
   private readonly calls = new Map<number, CallContext>();
@@ -42,9 +52,11 @@ export class AskRouter {
 
   /** Installs the relaying handlers on a client about to connect. */
   install(client: Client): void {
-    client.setRequestHandler('elicitation/create', (request) => this.route('elicitation/create', request.params) as never);
-    client.setRequestHandler('sampling/createMessage', (request) => this.route('sampling/createMessage', request.params) as never);
-    client.setRequestHandler('roots/list', () => this.route('roots/list', {}) as never);
+    client.setRequestHandler('elicitation/create', (request) => this.route('elicitation/create', (ctx) => ctx.elicit(request.params)));
+    client.setRequestHandler('sampling/createMessage', (request) =>
+      this.route('sampling/createMessage', (ctx) => ctx.sample(request.params)),
+    );
+    client.setRequestHandler('roots/list', () => this.route('roots/list', (ctx) => ctx.listRoots()));
     client.setNotificationHandler('notifications/message', (n) => this.log(n.params));
   }
 
@@ -55,7 +67,7 @@ export class AskRouter {
     calls[calls.length - 1]!.log(params.level as ClientLogLevel, params.data, params.logger);
   }
 
-  private async route(method: AskMethod, params: unknown): Promise<unknown> {
+  private async route<M extends AskMethod>(method: M, ask: (ctx: CallContext) => Promise<object>): Promise<HandlerResultTypeMap[M]> {
     const calls = [...this.calls.values()];
     if (calls.length === 0) {
       throw new ProtocolError(
@@ -71,9 +83,7 @@ export class AskRouter {
     }
     const ctx = calls[calls.length - 1]!;
     try {
-      if (method === 'elicitation/create') return await ctx.elicit(params as ElicitParams);
-      if (method === 'sampling/createMessage') return await ctx.sample(params as SampleParams);
-      return await ctx.listRoots();
+      return wire<M>(await ask(ctx));
     } catch (error) {
       if (isRequestError(error)) throw new ProtocolError(error.code, error.message, error.data);
       throw error;

@@ -3,7 +3,16 @@
 // every URI handed to the server as it is (`passThrough`: the server matches it itself).
 import * as z from 'zod';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
-import type { CallContext, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
+import type {
+  CallContext,
+  InputRequiredResult,
+  Logger,
+  PromptDef,
+  PromptResult,
+  ResourceDef,
+  ResourceTemplateDef,
+  ToolDef,
+} from '../../backend/types.js';
 import { TOOL_NAME } from '../../backend/names.js';
 import type { UpstreamClient } from './client.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
@@ -12,6 +21,13 @@ import { passThrough } from './pass-through.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A 2026-era server's prompts/get answer, passed on as the server gave it (pass-through.ts accepts
+ * any object): a prompt, or an InputRequiredResult with the server's keys and requestState. The SDK
+ * checks it against the era's result schema before it reaches the client.
+ */
+const promptAnswer = (answer: unknown): PromptResult | InputRequiredResult => answer as PromptResult | InputRequiredResult;
 
 export interface DefsOptions {
   /** The backend name: the prefix of the published tool names. */
@@ -131,9 +147,11 @@ export function createDefs(options: DefsOptions) {
       get: async (args: Record<string, string>, ctx: CallContext) => {
         const params = { name: prompt.name, arguments: args };
         if ((await client.connectedEra()) === 'modern') {
-          return client.asks.during(ctx, () => passThrough(client, 'prompts/get', params, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC)) as never;
+          return promptAnswer(
+            await client.asks.during(ctx, () => passThrough(client, 'prompts/get', params, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC)),
+          );
         }
-        return client.asks.during(ctx, () => client.request((c) => c.getPrompt(params, { signal: ctx.signal }), ctx.signal)) as never;
+        return client.asks.during(ctx, () => client.request((c) => c.getPrompt(params, { signal: ctx.signal }), ctx.signal));
       },
     };
   }
@@ -141,7 +159,7 @@ export function createDefs(options: DefsOptions) {
   const read = async (uri: string, ctx: CallContext) => {
     if (options.readResource) return options.readResource(uri, ctx.signal);
     if ((await client.connectedEra()) === 'modern') {
-      return client.asks.during(ctx, () => passThrough(client, 'resources/read', { uri }, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC)) as never;
+      return client.asks.during(ctx, () => passThrough(client, 'resources/read', { uri }, ctx, DEFAULT_REQUEST_TIMEOUT_MSEC));
     }
     return client.asks.during(ctx, () => client.request((c) => c.readResource({ uri }, { signal: ctx.signal }), ctx.signal));
   };

@@ -74,10 +74,11 @@ export async function passThrough(
           ? // callTool mirrors the arguments the tool marks (`x-mcp-header`) into Mcp-Param-* headers (SEP-2243),
             // as the server checks; the listed definition is handed over without its output schema, which the
             // client of the call checks (an input-required or task answer has no structured content).
-            (c.callTool(request.params as never, { ...options, toolDefinition: { ...tool, outputSchema: undefined } }) as Promise<
-              Record<string, unknown>
-            >)
-          : c.request(request as never, anyResult, options),
+            (c.callTool(
+              { ...request.params, name: tool.name },
+              { ...options, toolDefinition: { ...tool, outputSchema: undefined } },
+            ) as Promise<Record<string, unknown>>)
+          : c.request(request, anyResult, options),
       ),
     ctx.signal,
   );
@@ -118,9 +119,7 @@ function followTask(
     unwrap(
       upstream.label,
       await upstream.request((c) =>
-        refusalOf(() =>
-          c.request({ method, params: { taskId, ...extra, _meta: envelope(capabilities) } } as never, anyResult, { timeout }),
-        ),
+        refusalOf(() => c.request({ method, params: { taskId, ...extra, _meta: envelope(capabilities) } }, anyResult, { timeout })),
       ),
     );
   return {

@@ -4,7 +4,7 @@
 // that error does not carry it. So the upstream transport hands such a result to the client as a
 // complete, empty CallToolResult whose `_meta` holds the server's CreateTaskResult, untouched;
 // pass-through.ts takes it out again. Nothing else is changed, and only mcphost's own client reads it.
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 
 /** Where the server's CreateTaskResult travels inside the stand-in result. */
 export const TASK_RESULT_META_KEY = 'mcphost/createTaskResult';
@@ -21,7 +21,7 @@ export function carryTaskResults(transport: Transport): void {
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
-    get: () => handler && ((message: JSONRPCMessage, extra?: unknown) => handler!(carried(message), extra as never)),
+    get: () => handler && ((message: JSONRPCMessage, extra?: MessageExtraInfo) => handler!(carried(message), extra)),
     set: (next: Transport['onmessage']) => {
       handler = next;
     },
