@@ -2,11 +2,11 @@
 import * as z from 'zod';
 import { configPath } from '../../src/backend/index.js';
 
-export const DEFAULT_PORT = 61100;
+const DEFAULT_PORT = 61100;
 
-export const DEFAULT_MCP_COMMAND = 'imhex --mcp';
+const DEFAULT_MCP_COMMAND = 'imhex --mcp';
 /** ImHex's read_data answers at most this much (plugins/builtin/romfs/mcp/tools/read_data.json). */
-export const IMHEX_READ_CAP = 16 * 1024 * 1024;
+const IMHEX_READ_CAP = 16 * 1024 * 1024;
 
 export const configSchema = z.object({
   mode: z

@@ -4,7 +4,7 @@ import { asciiPreview } from './inspector.js';
 
 const HEX_WIDTH = 39; // 16 bytes as 8 groups of 4 digits with 7 spaces between them
 
-export function xxdLine(address: number, bytes: Uint8Array): string {
+function xxdLine(address: number, bytes: Uint8Array): string {
   let hex = '';
   for (let i = 0; i < bytes.length; i++) {
     if (i > 0 && i % 2 === 0) hex += ' ';

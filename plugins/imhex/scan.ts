@@ -26,7 +26,7 @@ export const MAX_WINDOW = 6;
  * is at hand: zero bytes and 0xff padding are common, then ASCII letters and space, then control
  * bytes, punctuation and digits; bytes above 0x7f other than 0xff are rare.
  */
-export function typicalFrequency(b: number): number {
+function typicalFrequency(b: number): number {
   if (b === 0x00) return 0.2;
   if (b === 0xff) return 0.03;
   if (b === 0x20 || (b >= 0x61 && b <= 0x7a)) return 0.015;

@@ -6,7 +6,7 @@ import { offsetInfoResult, readBytesResult, searchResult, selectionResult, setSe
 
 const offset = (description: string) => z.number().int().meta({ minimum: 0, description });
 
-export const DEFAULT_COUNT = 256;
+const DEFAULT_COUNT = 256;
 export const DEFAULT_MAX_RESULTS = 1000;
 /** Bounds every search answer (≈ 1.2 MB of offsets as JSON). */
 export const MAX_RESULTS_LIMIT = 100_000;
@@ -70,7 +70,7 @@ const numberViews = z.object({
   f64: z.union([z.number(), z.string()]).nullable(),
 });
 
-export const inspectionSchema = z.object({
+const inspectionSchema = z.object({
   bytes_available: z.number().int(),
   hex: z.string(),
   u8: z.number().nullable(),

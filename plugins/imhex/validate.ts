@@ -14,7 +14,7 @@ export function checkCount(field: string, value: number, limit: number, how = 'r
   return value;
 }
 
-export function checkPositive(field: string, value: number): number {
+function checkPositive(field: string, value: number): number {
   if (value < 1) throw invalidParams(field, `must be 1 or more, got ${value}`);
   return value;
 }

@@ -13,7 +13,7 @@ export interface GemInfo {
   support: boolean;
 }
 
-export interface SocketGroup {
+interface SocketGroup {
   index: number;
   label?: string;
   slot?: string;
@@ -30,7 +30,7 @@ export interface EquippedItem extends ItemSummary {
   active?: boolean;
 }
 
-export interface TreeInfo {
+interface TreeInfo {
   version?: string;
   classId?: number;
   ascendClassId?: number;

@@ -2,7 +2,7 @@
 // nodes; a made-up build can have a hundred thousand of any of them, and its analysis would be an
 // answer of hundreds of megabytes (and a long copy out of the parse worker). Lists and key sets
 // past the cap are cut, and the analysis says where and how long they were.
-export const LIST_CAP = 1000;
+const LIST_CAP = 1000;
 
 function cut(value: unknown, at: string, cap: number, truncated: Record<string, number>): unknown {
   if (Array.isArray(value)) {

@@ -8,7 +8,7 @@ import { fileKind, NotRegularFileError, readRegularFile } from '../../src/kit/in
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
 
-export type BuildSource = 'xml' | 'code' | 'file';
+type BuildSource = 'xml' | 'code' | 'file';
 
 export interface BuildText {
   xml: string;

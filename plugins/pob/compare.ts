@@ -1,7 +1,7 @@
 // Differences between two analysed builds: saved stats, tree nodes, gems, items and config.
 import type { BuildAnalysis, ConfigValue, EquippedItem, GemInfo } from './analyze.js';
 
-export interface StatDelta {
+interface StatDelta {
   a?: number;
   b?: number;
   delta?: number;
@@ -9,13 +9,13 @@ export interface StatDelta {
   percent?: number;
 }
 
-export interface GemChange {
+interface GemChange {
   name: string;
   a: Pick<GemInfo, 'level' | 'quality' | 'enabled'>;
   b: Pick<GemInfo, 'level' | 'quality' | 'enabled'>;
 }
 
-export interface ItemChange {
+interface ItemChange {
   slot: string;
   a?: string;
   b?: string;

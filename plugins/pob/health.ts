@@ -8,7 +8,7 @@ import { defaultWorkers, linkOf, type PobConfig } from './config.js';
 import { checkForkPath, checkPobPath, INSTALL_HINT } from './pob-files.js';
 import { chooseServer, describeServer } from './server-choice.js';
 
-export const HEALTH_CACHE_MS = 5_000;
+const HEALTH_CACHE_MS = 5_000;
 
 async function luajitVersion(cmd: string): Promise<{ version?: string; problem?: string }> {
   const run = await execa(cmd, ['-v'], { reject: false, timeout: 3_000, stdin: 'ignore' });

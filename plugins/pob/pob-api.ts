@@ -15,7 +15,7 @@ export type Answer = Record<string, unknown>;
 export type ForkSend = (action: string, params?: Record<string, unknown>, options?: { always?: boolean }) => Promise<Answer>;
 
 /** The only inputs the fork's set_config changes (BuildOps.set_config). */
-export const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod', 'enemyLevel'];
+const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod', 'enemyLevel'];
 
 /**
  * What set_config also takes in the API proposed upstream, PathOfBuildingCommunity/PathOfBuilding
@@ -26,7 +26,7 @@ export const FORK_CONFIG_KEYS = ['bandit', 'pantheonMajorGod', 'pantheonMinorGod
  * they answer: the PR's get_build_info reads the class from `build.spec.curClassName`, the fork's
  * from a field PoB does not have, so only the PR's names the class.
  */
-export const PR9505_CONFIG_KEYS = [
+const PR9505_CONFIG_KEYS = [
   ...FORK_CONFIG_KEYS,
   'enemyFireResist',
   'enemyColdResist',

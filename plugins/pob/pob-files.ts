@@ -4,10 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Files an unmodified PoB checkout must have for the headless server. */
-export const REQUIRED_FILES = ['src/HeadlessWrapper.lua', 'src/Launch.lua', 'runtime/lua/dkjson.lua'];
+const REQUIRED_FILES = ['src/HeadlessWrapper.lua', 'src/Launch.lua', 'runtime/lua/dkjson.lua'];
 
 export const INSTALL_HINT = 'install LuaJIT and lua-zlib (`apt-get install luajit lua-zlib`)';
-export const PATH_HINT =
+const PATH_HINT =
   "set plugins.pob.pobPath in .mcprc (or POB_PATH) to a Path of Building Community checkout, e.g. `git clone https://github.com/PathOfBuildingCommunity/PathOfBuilding` (or POB_FORK_PATH to the pob-api fork's src folder)";
 
 export interface PobPathCheck {
@@ -32,7 +32,7 @@ export function checkPobPath(pobPath: string | undefined): PobPathCheck {
 }
 
 /** PoB's version from its manifest.xml (`<Version number="2.55.5"/>`). */
-export function pobVersion(pobPath: string): string | undefined {
+function pobVersion(pobPath: string): string | undefined {
   for (const file of ['manifest.xml', 'src/manifest.xml']) {
     try {
       const match = /<Version\s+[^>]*number="([^"]+)"/.exec(readFileSync(path.join(pobPath, file), 'utf8'));
@@ -45,7 +45,7 @@ export function pobVersion(pobPath: string): string | undefined {
 }
 
 /** The project's Lua folder: beside this file in the sources, or plugins/pob/lua from dist/. */
-export function luaDir(): string {
+function luaDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const beside = path.join(here, 'lua');
   if (existsSync(path.join(beside, 'server.lua'))) return beside;
@@ -64,9 +64,9 @@ export function spawnEnvironment(
 }
 
 /** What marks a folder as the pob-api fork's src (charleslucas/PathOfBuilding and its kin). */
-export const FORK_MARKER = 'API/Handlers.lua';
+const FORK_MARKER = 'API/Handlers.lua';
 /** Files the fork's stdio API needs, relative to its src folder. */
-export const FORK_FILES = ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', FORK_MARKER];
+const FORK_FILES = ['HeadlessWrapper.lua', 'Launch.lua', 'API/Server.lua', FORK_MARKER];
 
 export function holdsForkApi(src: string | undefined): boolean {
   return src !== undefined && existsSync(path.join(src, FORK_MARKER));

@@ -10,11 +10,11 @@ export type ServerChoice =
   { kind: 'mcphost'; pobPath?: string; why: string } | { kind: 'pob-api'; src: string; args: string[]; why: string };
 
 /** The seed's default place for the fork's src folder. */
-export function defaultForkSrc(home = os.homedir()): string {
+function defaultForkSrc(home = os.homedir()): string {
   return path.join(home, 'Projects', 'pob-api-fork', 'src');
 }
 
-export function splitArgs(text: string): string[] {
+function splitArgs(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
 

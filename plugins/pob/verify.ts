@@ -7,7 +7,7 @@ import { analyzeBuildXml } from './parse-job.js';
 import type { PobPool } from './pool.js';
 import { formatNumber } from './render.js';
 
-export interface VerifyRow {
+interface VerifyRow {
   stat: string;
   saved: number;
   computed?: number;
@@ -26,7 +26,7 @@ export interface VerifyReport {
   rows: VerifyRow[];
 }
 
-export function relativeDifference(a: number, b: number): number {
+function relativeDifference(a: number, b: number): number {
   if (a === b) return 0;
   return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
 }

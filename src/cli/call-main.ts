@@ -13,7 +13,7 @@ import { exitCodeFor } from './exit-codes.js';
 import { writeFailure, writeJson } from './failure-output.js';
 
 /** oclif's data folder (Config.dataDir): MCPHOST_DATA_DIR, else XDG_DATA_HOME (or LOCALAPPDATA) / mcphost. */
-export function dataDir(env: NodeJS.ProcessEnv): string {
+function dataDir(env: NodeJS.ProcessEnv): string {
   if (env.MCPHOST_DATA_DIR) return env.MCPHOST_DATA_DIR;
   const windows = process.platform === 'win32';
   const windowsHome = env.HOMEDRIVE && env.HOMEPATH ? path.join(env.HOMEDRIVE, env.HOMEPATH) : env.USERPROFILE;

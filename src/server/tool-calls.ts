@@ -20,7 +20,7 @@ import type { ToolSurface } from '../discover/surface.js';
 import { traceOf } from './trace.js';
 
 /** `_meta` key a client may set on tools/call to override the tool's timeout (milliseconds). */
-export const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
+const TIMEOUT_META_KEY = 'mcphost/timeoutMs';
 
 /** How long a task-capable call may take and still be answered directly. */
 const IMMEDIATE_MS = 250;

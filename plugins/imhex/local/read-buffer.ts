@@ -5,7 +5,7 @@
 // the same buffer 64 bytes further on (bench/imhex.bench.js, 2-core x86 here). Starting the view at
 // 64 bytes in costs nothing where the allocation lands elsewhere.
 // search-pool.ts's worker does the same inline: its source runs alone in the thread.
-export const READ_BUFFER_SHIFT = 64;
+const READ_BUFFER_SHIFT = 64;
 
 export function readBuffer(bytes: number): Buffer {
   return Buffer.allocUnsafe(bytes + READ_BUFFER_SHIFT).subarray(READ_BUFFER_SHIFT);

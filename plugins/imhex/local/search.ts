@@ -10,7 +10,7 @@ import { readBuffer } from './read-buffer.js';
 /** Reads up to `length` bytes at `position` into `buffer` (from index 0); returns the count read. */
 export type ReadAt = (buffer: Buffer, length: number, position: number) => Promise<number>;
 
-export interface SearchProgress {
+interface SearchProgress {
   done: number;
   total: number;
 }

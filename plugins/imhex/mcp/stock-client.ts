@@ -34,7 +34,7 @@ const dataSource = z.object({ name: z.string(), type: z.string(), size: z.number
 export type DataSource = z.output<typeof dataSource>;
 const dataSources = z.object({ data_sources: z.array(dataSource) });
 
-export const ENABLE_HINT =
+const ENABLE_HINT =
   'start ImHex (1.39 or later) and tick Settings → General → Network → MCP Server; the bridge reaches the ImHex already running as the same user';
 
 export class StockImHex {

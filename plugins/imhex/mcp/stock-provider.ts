@@ -11,7 +11,7 @@ import { ToolError, type HealthReport } from '../../../src/backend/index.js';
 import { addressString, RpcCode, selectionResult, setSelectionResult } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
 import { chunkedSearch } from '../local/search.js';
-import { ENABLE_HINT, StockImHex, type DataSource } from './stock-client.js';
+import { StockImHex, type DataSource } from './stock-client.js';
 
 export interface StockProviderOptions {
   pieceBytes: number;
@@ -148,5 +148,3 @@ export class StockProvider implements ImHexProvider {
     await this.imhex.close();
   }
 }
-
-export { ENABLE_HINT };

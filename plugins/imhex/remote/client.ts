@@ -24,7 +24,7 @@ export interface CallOptions {
 }
 
 /** A malformed answer: not JSON, no id, not JSON-RPC 2.0, or a result of the wrong shape. */
-export const BAD_RESPONSE = 'BAD_RESPONSE';
+const BAD_RESPONSE = 'BAD_RESPONSE';
 
 export class ImHexClient {
   readonly where: string;

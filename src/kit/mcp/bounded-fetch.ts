@@ -3,7 +3,7 @@
 // SDK reads both whole). The request then fails for that upstream alone, like a dropped connection.
 const LF = 0x0a;
 
-export class MessageTooLargeError extends Error {
+class MessageTooLargeError extends Error {
   constructor(url: string, max: number) {
     super(`${url} sent a message larger than ${max} bytes; mcphost refused it`);
     this.name = 'MessageTooLargeError';

@@ -10,7 +10,7 @@ import { writeFileAtomicSync } from '../atomic-write.js';
 
 export type ListKey = 'tools' | 'prompts' | 'resources' | 'templates';
 
-export interface CachedLists {
+interface CachedLists {
   lists: Partial<Record<ListKey, unknown[]>>;
   /** The server declared `completions` (template argument completion). */
   completions?: boolean;

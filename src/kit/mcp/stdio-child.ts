@@ -18,7 +18,7 @@ import {
 import { isPlainMessage } from './jsonrpc-shape.js';
 import { LineChunks } from './line-chunks.js';
 
-export interface ChildSpec {
+interface ChildSpec {
   command: string;
   args?: string[];
   /** The child's whole environment (nothing else is inherited). */

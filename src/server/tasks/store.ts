@@ -19,7 +19,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-export interface TaskError {
+interface TaskError {
   code: number;
   message: string;
   data?: unknown;
