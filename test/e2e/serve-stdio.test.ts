@@ -1,7 +1,6 @@
-import { Client, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
 import { serveOnStdio } from '../../src/server/stdio.js';
@@ -9,6 +8,7 @@ import { isolatedEnv } from '../helpers/cli.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { alive } from '../helpers/process.js';
 import { RecordingStdioTransport } from '../helpers/recording-stdio.js';
+import { StreamPairTransport } from '../helpers/stream-transport.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
@@ -75,37 +75,14 @@ async function serve(era: 'legacy' | 'modern'): Promise<Session> {
   };
 }
 
-/** An SDK client transport over the two streams an in-process stdio server reads and writes; records every line it writes. */
-class StreamTransport implements Transport, Recorded {
+/** The helper's stream transport, recording every line the server writes (a blank one too: it is stray output). */
+class StreamTransport extends StreamPairTransport implements Recorded {
   readonly lines: string[] = [];
   stderr = '';
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  private readonly toServer = new PassThrough();
-  private readonly fromServer = new PassThrough();
-  readonly serverSide = { stdin: this.toServer, stdout: this.fromServer };
-  private pending = '';
 
-  async start(): Promise<void> {
-    this.fromServer.setEncoding('utf8');
-    this.fromServer.on('data', (chunk: string) => {
-      const parts = (this.pending + chunk).split('\n');
-      this.pending = parts.pop() ?? '';
-      for (const line of parts) {
-        this.lines.push(line);
-        this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
-      }
-    });
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.toServer.write(`${JSON.stringify(message)}\n`);
-  }
-
-  async close(): Promise<void> {
-    this.toServer.end();
-    this.onclose?.();
+  protected override received(line: string): void {
+    this.lines.push(line);
+    this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
   }
 
   strayLines(): string[] {

@@ -19,8 +19,13 @@ export class StreamPairTransport implements Transport {
     this.fromServer.on('data', (chunk: string) => {
       const lines = (this.pending + chunk).split('\n');
       this.pending = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
+      for (const line of lines) this.received(line);
     });
+  }
+
+  /** One whole line from the server; a subclass may also record it. */
+  protected received(line: string): void {
+    if (line.trim()) this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
