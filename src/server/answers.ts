@@ -2,12 +2,23 @@
 // the client's answers first (tools/call, prompts/get, resources/read): an input-required result
 // with its requestState sealed, a refused request as a JSON-RPC error, and the way a 2026-era
 // request waits for a call (finished, or paused until the client's retry answers its questions).
-import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type HandlerResultTypeMap, type ServerContext } from '@modelcontextprotocol/server';
 import type { InputRequest, InputRequiredResult } from '../backend/types.js';
 import { isInputRequired } from '../backend/result.js';
 import type { DetachedRun } from './paused-calls.js';
 import { isSealed, type Sealed } from './request-state.js';
 import type { HostServices } from './services.js';
+
+/**
+ * What a tools/call, prompts/get or resources/read handler hands the SDK. The host's answers are
+ * typed by the host: a backend's result (a ToolResult's resource contents may lack both text and
+ * blob, which the SDK's type does not allow; a prompt or read result), and the records this module
+ * and the task store build (an input-required result, a task). The SDK validates each against the
+ * era's result schema before it goes out, and answers the client with an error if it does not fit.
+ */
+export function wire<M extends 'tools/call' | 'prompts/get' | 'resources/read'>(answer: object): HandlerResultTypeMap[M] {
+  return answer as HandlerResultTypeMap[M];
+}
 
 /** The verified requestState of a retry (the seal's hook already refused a tampered one). */
 export function sealedState(ctx: ServerContext): Sealed | undefined {

@@ -1,24 +1,14 @@
 // prompts/get and resources/read: like tools/call (tool-calls.ts) in how they reach the client — a
 // handler may ask (`ctx.elicit`) or return `inputRequired(…)` — but never tasks; a failure is a
 // JSON-RPC error, an unknown URI -32602 with the URI in `data` (SEP-2164).
-import { ProtocolError, ProtocolErrorCode, type HandlerResultTypeMap, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { UnknownNameError } from '../registry/errors.js';
 import type { HostClient } from '../registry/clients.js';
 import type { CallOptions, Registry } from '../registry/registry.js';
-import { drive, inputOf, resumed, sealedState, valueAnswer } from './answers.js';
+import { drive, inputOf, resumed, sealedState, valueAnswer, wire } from './answers.js';
 import { channelFor, isModern, type SessionLogLevel } from './channel.js';
 import { DetachedRun } from './paused-calls.js';
 import type { HostServices } from './services.js';
-
-/**
- * What a prompts/get or resources/read handler hands the SDK. The host's answers are typed by the
- * host (a backend's prompt or read result, or the input-required record answers.ts builds); the SDK
- * validates each against the era's result schema before it goes out, and answers the client with
- * an error if it does not fit.
- */
-function wire<M extends 'prompts/get' | 'resources/read'>(answer: Record<string, unknown>): HandlerResultTypeMap[M] {
-  return answer as HandlerResultTypeMap[M];
-}
 
 export interface ReadCallOptions {
   client: HostClient;

@@ -10,7 +10,7 @@ import { clampTimeout } from '../registry/limits.js';
 import type { PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
 import type { ClientChannel } from '../registry/asks.js';
-import { drive, inputOf, inputRequiredAnswer, refusal, resumed, sealedState } from './answers.js';
+import { drive, inputOf, inputRequiredAnswer, refusal, resumed, sealedState, wire } from './answers.js';
 import { channelFor, isModern, type SessionLogLevel } from './channel.js';
 import { DetachedRun } from './paused-calls.js';
 import type { HostServices } from './services.js';
@@ -27,17 +27,6 @@ const IMMEDIATE_MS = 250;
 
 /** How long a client gets to answer the progress-confirming ping before the response goes out anyway. */
 const CONFIRM_PROGRESS_MS = 1_000;
-
-/** What a tools/call handler hands the SDK, which checks it against the era's result schema before sending it. */
-type ToolCallAnswer = HandlerResultTypeMap['tools/call'];
-
-/**
- * The host's answers are typed by the host: a backend's ToolResult (whose resource contents may
- * lack both text and blob, which the SDK's type does not allow), and the records answers.ts and the
- * task store build (an input-required result, a task). The SDK validates each against the era's
- * result schema before it goes out, and answers the client with an error if it does not fit.
- */
-const wire = (answer: object): ToolCallAnswer => answer as ToolCallAnswer;
 
 export interface ToolCallOptions {
   client: HostClient;
@@ -61,7 +50,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     if (sealed?.k === 'p') {
       const run = resumed<CallOutcome>(sealed, ctx, services);
       run.onProgress = sink.send;
-      return wire(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
+      return wire<'tools/call'>(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
     }
     const channel = channelFor(server, ctx, options.session, inputOf(ctx, sealed, name));
     const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
@@ -110,7 +99,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       lastMessage = p.message ?? lastMessage;
       sink.send(p);
     };
-    if (!asTask) return wire(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
+    if (!asTask) return wire<'tools/call'>(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
 
     const early = await Promise.race([
       run.outcome.then((o) => ({ done: o })),
@@ -122,15 +111,15 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     task.id = created.taskId as string;
     services.tasks.progress(task.id, lastMessage);
     run.onProgress = (p) => services.tasks.progress(created.taskId as string, p.message);
-    return wire(created);
+    return wire<'tools/call'>(created);
   });
 
   /** The wire answer of a finished call. */
-  async function answer(outcome: CallOutcome, name: string, ctx: ServerContext): Promise<ToolCallAnswer> {
+  async function answer(outcome: CallOutcome, name: string, ctx: ServerContext): Promise<HandlerResultTypeMap['tools/call']> {
     if (outcome.refused) throw refusal(outcome.refused);
-    if (outcome.inputRequired) return wire(await inputRequiredAnswer(outcome.inputRequired, name, ctx, services));
-    if (outcome.remoteTask) return wire(services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created));
-    return wire(outcome.result);
+    if (outcome.inputRequired) return wire<'tools/call'>(await inputRequiredAnswer(outcome.inputRequired, name, ctx, services));
+    if (outcome.remoteTask) return wire<'tools/call'>(services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created));
+    return wire<'tools/call'>(outcome.result);
   }
 }
 
