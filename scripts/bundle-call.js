@@ -11,6 +11,7 @@
 // The bundle sits in dist/src/cli/, as deep as the modules it holds, so their `import.meta.url`
 // paths (src/loader/builtins.ts: ../../plugins) still point where they did.
 import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +33,9 @@ const keepShared = {
   },
 };
 
+// Chunks of an earlier build carry other hashes: without this they would pile up in dist.
+for (const file of readdirSync(path.dirname(outfile)))
+  if (/^call\.(bundle|chunk-[A-Z0-9]+)\.js(\.map)?$/.test(file)) rmSync(path.join(path.dirname(outfile), file));
 const result = await build({
   entryPoints: { 'call.bundle': path.join(dist, 'cli/call-main.js') },
   outdir: path.dirname(outfile),

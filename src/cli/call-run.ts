@@ -8,9 +8,7 @@ import { readCallFlags, splitArgv } from './call-argv.js';
 import { hostOptions } from './host-options.js';
 import { DEFAULT_SHUTDOWN_MS, onInterrupt } from './interrupt.js';
 import { progressLine } from './progress.js';
-import { readableResult } from './readable.js';
 import { renderResult, terminalWidth } from './render.js';
-import { colorsFor } from './style.js';
 
 export interface CallOutput {
   installed: InstalledPackage[];
@@ -63,9 +61,12 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
   const failure = failureOf(outcome);
   if (failure) throw failure;
   if (flags.json) out.logJson(outcome.result);
-  // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before.
-  else if (process.stdout.isTTY) out.log(readableResult(outcome.result, terminalWidth(), colorsFor()));
-  else out.log(renderResult(outcome.result));
+  // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before. The
+  // outline's wrapping (wrap-ansi, string-width) loads only then: ~30 ms a piped one-shot need not pay.
+  else if (process.stdout.isTTY) {
+    const [{ readableResult }, { colorsFor }] = await Promise.all([import('./readable.js'), import('./style.js')]);
+    out.log(readableResult(outcome.result, terminalWidth(), colorsFor()));
+  } else out.log(renderResult(outcome.result));
 }
 
 /** oclif's rule (Command.jsonEnabled) for a command with --json: before any `--`, or MCPHOST_CONTENT_TYPE=json. */

@@ -2,7 +2,8 @@
 // a percentage (cli-progress) on a terminal, cleared when the call ends. Nothing when stderr is a
 // pipe or a file (a log full of progress lines helps nobody), nor with --json, --quiet or a log level
 // below info; at debug a pipe gets a plain line at most every two seconds.
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import type { ProgressUpdate } from '../backend/types.js';
 import { logsAt, type HostLogLevel } from '../lib/logger.js';
 
@@ -27,9 +28,14 @@ export interface ProgressLine {
 
 const PIPE_EVERY_MS = 2_000;
 
+// cli-progress loads when a bar is first drawn, on a terminal: most one-shots (piped, or quick) never
+// draw one and skip loading it. Synchronous, so the first update draws as before.
+let loaded: typeof cliProgressModule | undefined;
+const cliProgress = (): typeof cliProgressModule => (loaded ??= createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule);
+
 export function progressLine(options: ProgressOptions = {}): ProgressLine {
   const stream = options.stream ?? process.stderr;
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: cliProgressModule.SingleBar | undefined;
   let lastPiped = 0;
   return {
     update(update, level) {
@@ -42,7 +48,7 @@ export function progressLine(options: ProgressOptions = {}): ProgressLine {
       }
       const payload = { message: update.message ?? '', known: update.total !== undefined && update.total > 0 };
       if (!bar) {
-        bar = new cliProgress.SingleBar({
+        bar = new (cliProgress().SingleBar)({
           stream: stream as NodeJS.WriteStream,
           format: render,
           clearOnComplete: true,
@@ -70,9 +76,9 @@ function describe(update: ProgressUpdate): string {
 const percent = (ratio: number) => Math.floor(Math.min(Math.max(ratio, 0), 1) * 100);
 
 /** `[=====-----] 42% searched 440401920 of 1073741824 bytes`, cut to the terminal's width. */
-const render: cliProgress.GenericFormatter = (options, params, payload: { message: string; known: boolean }) => {
+const render: cliProgressModule.GenericFormatter = (options, params, payload: { message: string; known: boolean }) => {
   const line = payload.known
-    ? `[${cliProgress.Format.BarFormat(params.progress, { ...options, barsize: 20 })}] ${String(percent(params.progress)).padStart(3)}% ${payload.message}`
+    ? `[${cliProgress().Format.BarFormat(params.progress, { ...options, barsize: 20 })}] ${String(percent(params.progress)).padStart(3)}% ${payload.message}`
     : `${payload.message || 'working'} (${params.value})`;
   const width = Math.max(10, (params as { maxWidth?: number }).maxWidth ?? 80) - 1;
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;

@@ -2,7 +2,7 @@
 // `mcphost <plugin>:<command> --help`, a plugin command's, generated the same way.
 import type { PublishedTool } from '../registry/registry.js';
 import type { JsonSchema } from '../registry/schemas.js';
-import { columns } from './render.js';
+import { columns } from './columns.js';
 import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
 import { CALL_FLAGS, COMMAND_FLAGS, type FlagSpec } from './flags.js';
 

@@ -1,7 +1,7 @@
 import { configReport, reportFailure, type ConfigReport } from '../app/inspect.js';
 import { Flags } from '@oclif/core';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
 
 export default class Config extends HostCommand {
   static override summary = 'Print the resolved configuration and where each value came from.';

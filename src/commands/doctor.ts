@@ -1,7 +1,8 @@
 import { PluginLoadError } from '../loader/errors.js';
 import { doctorReport, reportFailure } from '../app/inspect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns, terminalWidth } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
+import { terminalWidth } from '../cli/render.js';
 import { colorsFor } from '../cli/style.js';
 
 export default class Doctor extends HostCommand {

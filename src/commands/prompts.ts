@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core';
 import { downError, listFrom } from '../app/listing.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns, firstLine, terminalWidth } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
+import { firstLine, terminalWidth } from '../cli/render.js';
 
 export default class Prompts extends HostCommand {
   static override summary = 'List the prompts of the chosen backends.';

@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core';
 import { downError, listFrom } from '../app/listing.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns, firstLine, terminalWidth } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
+import { firstLine, terminalWidth } from '../cli/render.js';
 
 export default class Resources extends HostCommand {
   static override summary = 'List resources and resource templates of the chosen backends.';

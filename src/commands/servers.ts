@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { HostCommand } from '../cli/host-command.js';
-import { columns, terminalWidth } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
+import { terminalWidth } from '../cli/render.js';
 import { colorsFor } from '../cli/style.js';
 import { serversReport } from '../app/servers-report.js';
 import { BackendDownError } from '../app/failures.js';

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { downError, listFrom } from '../app/listing.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { columns, firstLine, terminalWidth } from '../cli/render.js';
+import { columns } from '../cli/columns.js';
+import { firstLine, terminalWidth } from '../cli/render.js';
 import { colorsFor } from '../cli/style.js';
 import { tokenCounter, tokenReport, type ListCost, type TokenReport } from '../discover/tokens.js';
 import { pinnedOf } from '../discover/surface.js';

@@ -4,7 +4,6 @@
 // `.config/config.js` of the working directory (its meta-config search), and its `$import` would
 // read further files.
 import path from 'node:path';
-import { defaultLoaders } from 'cosmiconfig';
 import { ConfigError } from './errors.js';
 import { isExecutableConfig } from './search.js';
 import { loadYaml } from './yaml.js';
@@ -13,11 +12,12 @@ export async function parseConfigFile(file: string, content: string): Promise<un
   try {
     if (path.basename(file) === 'package.json') return (JSON.parse(content) as { mcphost?: unknown }).mcphost;
     if (isExecutableConfig(file)) {
+      const { defaultLoaders } = await import('./code-loaders.js');
       const ext = path.extname(file) as keyof typeof defaultLoaders;
       return await defaultLoaders[ext](file, content);
     }
     // JSON is YAML too; an explicit file with another extension (.mcprc.example, .mcprc.local) is read so.
-    if (path.extname(file) === '.json') return defaultLoaders['.json'](file, content);
+    if (path.extname(file) === '.json') return (await import('./code-loaders.js')).defaultLoaders['.json'](file, content);
     return await loadYaml(file, content);
   } catch (error) {
     if (error instanceof ConfigError) throw error;

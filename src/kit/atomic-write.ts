@@ -3,8 +3,15 @@
 // file for a reader. The folder is created first (private when the file is).
 import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import writeFileAtomicAsync from 'write-file-atomic';
+import type writeFileAtomicModule from 'write-file-atomic';
+
+// write-file-atomic (with signal-exit) loads on the first write: ~12 ms that a one-shot `call`, which
+// writes nothing, need not pay at start-up (bench/startup.bench.js).
+let loaded: typeof writeFileAtomicModule | undefined;
+const writeFileAtomicLib = (): typeof writeFileAtomicModule =>
+  (loaded ??= createRequire(import.meta.url)('write-file-atomic') as typeof writeFileAtomicModule);
 
 export interface AtomicWriteOptions {
   /** The file (and a folder it creates) readable by the user alone: 0600 / 0700. */
@@ -13,7 +20,7 @@ export interface AtomicWriteOptions {
   fsync?: boolean;
 }
 
-function fileOptions(options: AtomicWriteOptions): writeFileAtomicAsync.Options {
+function fileOptions(options: AtomicWriteOptions): writeFileAtomicModule.Options {
   return { fsync: options.fsync ?? true, ...(options.private && { mode: 0o600 }) };
 }
 
@@ -23,12 +30,12 @@ function folderOptions(options: AtomicWriteOptions): { recursive: true; mode?: n
 
 export async function writeFileAtomic(file: string, data: string | Buffer, options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(path.dirname(file), folderOptions(options));
-  await writeFileAtomicAsync(file, data, fileOptions(options));
+  await writeFileAtomicLib()(file, data, fileOptions(options));
 }
 
 export function writeFileAtomicSync(file: string, data: string | Buffer, options: AtomicWriteOptions = {}): void {
   mkdirSync(path.dirname(file), folderOptions(options));
-  writeFileAtomicAsync.sync(file, data, fileOptions(options));
+  writeFileAtomicLib().sync(file, data, fileOptions(options));
 }
 
 export interface StagedFile {

@@ -2,7 +2,13 @@
 // names). Case is ignored; a name that starts with what was asked, or is the start of it, or holds
 // it, comes first; then names within a few edits (more for a longer name), closest first. A short
 // unrelated name (foo) suggests nothing. The edit distance is fastest-levenshtein's.
-import { distance as levenshtein } from 'fastest-levenshtein';
+import { createRequire } from 'node:module';
+
+// fastest-levenshtein (CommonJS) loads when a hint is first wanted: a call that succeeds never needs
+// one, and start-up skips Node's CommonJS interop for it (bench/startup.bench.js).
+let loaded: typeof import('fastest-levenshtein') | undefined;
+const levenshtein = (a: string, b: string): number =>
+  (loaded ??= createRequire(import.meta.url)('fastest-levenshtein') as typeof import('fastest-levenshtein')).distance(a, b);
 
 /** Levenshtein distance between two strings (case as given). */
 export function distance(a: string, b: string): number {

@@ -4,6 +4,7 @@
 // same stdout, stderr and exit code; and the fast path must see the installed plugins oclif sees.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import Call from '../../src/commands/call.js';
 import { installedWithoutOclif } from '../../src/cli/call-main.js';
@@ -82,6 +83,42 @@ describe('the bundled fast path and a plugin share one contract', () => {
     expect(JSON.parse(down.stdout).error).toEqual({ message: 'the outside service is off', exit: 4, code: 'UNAVAILABLE' });
     expect(bad.exitCode).toBe(1);
     expect(JSON.parse(bad.stdout).error).toMatchObject({ message: 'no such row', exit: 1, code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('what a one-shot call loads', () => {
+  // Start-up is timed in bench/startup.bench.js; this keeps the packages it was cut by out of a piped
+  // call, so that a top-level import put back by mistake fails here and not only in a benchmark.
+  it('a piped call loads no terminal layout, progress bar, atomic writer, code-config loader, oclif or MCP SDK', async () => {
+    const log = path.join(t.dir, 'modules.log');
+    const r = await runCli(['call', 'kitchen', 'echo', '--message', 'w'], {
+      cwd: t.dir,
+      env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--import=${pathToFileURL(path.join(FIXTURES, 'module-log/register.mjs')).href}` },
+    });
+    expect(r.stdout).toBe('hi w');
+    const files = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (line.startsWith('file:') ? fileURLToPath(line) : line));
+    // A package bundled into dist/src/cli's call chunks is named there by esbuild's `// node_modules/…` comments.
+    const bundled = files
+      .filter((f) => /dist\/src\/cli\/call\./.test(f))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]));
+    const packages = new Set([...files.flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1] ?? []), ...bundled]);
+    expect(packages).toContain('zod'); // the log works: the plugin's schemas need zod
+    expect(packages).toContain('yaml'); // and sees bundled packages: .mcprc.yaml is read with yaml
+    for (const heavy of [
+      'string-width',
+      'wrap-ansi',
+      'cli-progress',
+      'write-file-atomic',
+      'signal-exit',
+      'cosmiconfig',
+      'fastest-levenshtein',
+      '@oclif/core',
+      '@modelcontextprotocol/core',
+    ])
+      expect(packages, heavy).not.toContain(heavy);
   });
 });
 

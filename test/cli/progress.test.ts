@@ -1,7 +1,7 @@
 // The progress line: what reaches stderr for a person at a terminal, and what reaches a pipe.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine, type ProgressStream } from '../../src/cli/progress.js';
-import { columns } from '../../src/cli/render.js';
+import { columns } from '../../src/cli/columns.js';
 
 /** A stderr that records what was written; `isTTY` as a terminal or a pipe would say. */
 function stream(isTTY: boolean, columns = 60): ProgressStream & { text(): string } {

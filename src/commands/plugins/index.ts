@@ -1,5 +1,6 @@
 import { HostCommand } from '../../cli/host-command.js';
-import { columns, firstLine, terminalWidth } from '../../cli/render.js';
+import { columns } from '../../cli/columns.js';
+import { firstLine, terminalWidth } from '../../cli/render.js';
 import { listBackends } from '../../app/inspect.js';
 import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
 
