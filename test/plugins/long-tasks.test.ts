@@ -43,6 +43,8 @@ function sparseGiB(file: string): void {
 
 interface Target {
   client: Client;
+  /** Where the front mcphost serves HTTP: another client connects there. */
+  url: string;
   tasks: TaskFollower;
   /** The tool's published name for `name` (a mounted server's carry its prefix). */
   tool(name: string): string;
@@ -84,6 +86,7 @@ async function open(how: 'built-in' | 'mounted', plugin: string, dir: string, en
   await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
   return {
     client,
+    url: serving.url,
     tasks: new TaskFollower(client),
     tool: (name) => (how === 'mounted' ? `up_${name}` : name),
     async close() {
@@ -136,6 +139,29 @@ describe.each(['built-in', 'mounted'] as const)('as tasks, %s', (how) => {
       expect(Date.now() - next).toBeLessThan(((firstPart * total) / done) * 0.5);
       // Still cancelled (a later end of the scan does not overwrite it).
       expect((await t.tasks.get(running.taskId)).status).toBe('cancelled');
+    }, 120_000);
+
+    it("does not hold up another client: a second connection's reads are answered while the search runs", async () => {
+      const call = await t.tasks.call(t.tool('imhex_search'), { pattern: '00 ?? C0' });
+      expect(call.task, 'the search became a task').toBeDefined();
+      const other = new Client({ name: 'mcphost-test-2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await other.connect(new StreamableHTTPClientTransport(new URL(t.url)));
+      try {
+        // Minutes of scanning are under way (the test above times them); each read must come back
+        // while they go on, not after.
+        for (const at of MARKS) {
+          const started = Date.now();
+          const read = await other.callTool({ name: t.tool('imhex_read_bytes'), arguments: { offset: at, count: MARK.length } });
+          expect(read.isError).toBeFalsy();
+          expect((read.structuredContent as { hex_data: string }).hex_data).toBe(MARK.toString('hex'));
+          expect(Date.now() - started).toBeLessThan(10_000);
+        }
+        expect((await t.tasks.get(call.task!.taskId)).status, 'the search was still running').toBe('working');
+      } finally {
+        await other.close();
+        await t.tasks.cancel(call.task!.taskId);
+      }
+      expect((await t.tasks.get(call.task!.taskId)).status).toBe('cancelled');
     }, 120_000);
 
     it('is polled to its result: the offsets of every mark, with progress on the way', async () => {
