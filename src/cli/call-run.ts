@@ -65,7 +65,7 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
   // outline's wrapping (wrap-ansi, string-width) loads only then: ~30 ms a piped one-shot need not pay.
   else if (process.stdout.isTTY) {
     const [{ readableResult }, { colorsFor }] = await Promise.all([import('./readable.js'), import('./style.js')]);
-    out.log(readableResult(outcome.result, terminalWidth(), colorsFor()));
+    out.log(await readableResult(outcome.result, terminalWidth(), colorsFor()));
   } else out.log(renderResult(outcome.result));
 }
 
