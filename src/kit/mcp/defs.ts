@@ -29,6 +29,19 @@ const BACKSTOP_MS = 24 * 60 * 60 * 1000;
  */
 const promptAnswer = (answer: unknown): PromptResult | InputRequiredResult => answer as PromptResult | InputRequiredResult;
 
+/** The upstream of each tool definition made here (see relaysPlainly). */
+const upstreamOf = new WeakMap<ToolDef, UpstreamClient>();
+
+/**
+ * Whether a call of `def` is a mounted tool's, relayed to a server spoken to in the 2025 era: its
+ * outcome is then a result or an error result, never an input-required result, a task or a
+ * refused request (those come only through pass-through.ts, from a 2026-era server). The stdio
+ * server's fast path (src/server/tool-call-fast-path.ts) takes only such calls.
+ */
+export function relaysPlainly(def: ToolDef): boolean {
+  return upstreamOf.get(def)?.era === 'legacy';
+}
+
 export interface DefsOptions {
   /** The backend name: the prefix of the published tool names. */
   name: string;
@@ -74,7 +87,7 @@ export function createDefs(options: DefsOptions) {
 
   function toolDef(tool: Tool): ToolDef {
     const output = outputCheck(tool);
-    return {
+    const def: ToolDef = {
       name: tool.name,
       ...((tool.title ?? tool.annotations?.title) !== undefined && { title: tool.title ?? tool.annotations?.title }),
       description: tool.description ?? '',
@@ -108,6 +121,8 @@ export function createDefs(options: DefsOptions) {
         );
       },
     };
+    upstreamOf.set(def, client);
+    return def;
   }
 
   /** The tools to publish: allowed, not blocked, with valid and distinct names. */
