@@ -112,9 +112,9 @@ export function fastToolCalls(registry: Registry, options: FastToolCallOptions):
     const ctx = requestContext(server, id, params._meta, controller.signal);
     const sink = progressSink(ctx, params._meta?.progressToken);
     const channel = channelFor(server, ctx, options.session);
-    const call = { ...callSettings(ctx, params._meta, options.client), channel };
+    const call = callSettings(ctx, params._meta, options.client);
     // Over stdio a 2025-era call that sent progress is confirmed with a ping (stdio.ts's confirmProgress).
-    legacyCall(registry, tool, params.arguments, call, ctx, sink, true)
+    legacyCall(registry, tool, params.arguments, call, channel, ctx, sink, true)
       .then(
         (outcome) => answer(server, id, outcome),
         (error: unknown) => thrown(server, id, error),

@@ -68,7 +68,8 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     }
 
     if (!isModern(server)) {
-      return await answer(await legacyCall(registry, tool, args, { ...call, channel }, ctx, sink, options.confirmProgress), name, ctx);
+      const outcome = await legacyCall(registry, tool, args, call, channel, ctx, sink, options.confirmProgress);
+      return await answer(outcome, name, ctx);
     }
 
     const tasks = declaresTasks(channel.capabilities);
@@ -128,12 +129,21 @@ export async function legacyCall(
   registry: Registry,
   tool: PublishedTool,
   args: Record<string, unknown> | undefined,
-  call: ReturnType<typeof callSettings> & { channel: ClientChannel },
+  call: ReturnType<typeof callSettings>,
+  channel: ClientChannel,
   ctx: ServerContext,
   sink: ReturnType<typeof progressSink>,
   confirmProgress: boolean | undefined,
 ): Promise<CallOutcome> {
-  const outcome = await registry.invoke(tool, args ?? {}, { ...call, signal: ctx.mcpReq.signal, onProgress: sink.send });
+  // One literal, no spread: a relayed call's options are built on every call.
+  const outcome = await registry.invoke(tool, args ?? {}, {
+    client: call.client,
+    timeoutMs: call.timeoutMs,
+    trace: call.trace,
+    channel,
+    signal: ctx.mcpReq.signal,
+    onProgress: sink.send,
+  });
   await sink.flush();
   if (confirmProgress && sink.sent > 0) {
     await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);

@@ -99,7 +99,8 @@ export function createDefs(options: DefsOptions) {
       ...(client.era !== 'modern' && { task: 'optional' as const }),
       handler: async (args: unknown, ctx: CallContext) => {
         const params = { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> };
-        if ((await client.connectedEra()) === 'modern') {
+        // A live connection's era is known at once (connectedEra would say the same a promise hop later).
+        if ((client.era ?? (await client.connectedEra())) === 'modern') {
           return client.asks.during(ctx, () => passThrough(client, 'tools/call', params, ctx, BACKSTOP_MS, tool));
         }
         return client.asks.during(ctx, () =>
