@@ -144,7 +144,7 @@ export async function legacyCall(
     signal: ctx.mcpReq.signal,
     onProgress: sink.send,
   });
-  await sink.flush();
+  if (sink.sent > 0) await sink.flush();
   if (confirmProgress && sink.sent > 0) {
     await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
   }
