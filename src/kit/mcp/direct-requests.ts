@@ -16,6 +16,8 @@ interface Pending {
   resolve(result: unknown): void;
   reject(error: unknown): void;
   onprogress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
 }
 
 export interface DirectRequestOptions {
@@ -44,28 +46,33 @@ export class DirectRequests {
       params: onprogress ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params,
     } as JSONRPCMessage;
     return new Promise<unknown>((resolve, reject) => {
-      const onAbort = () => {
-        if (!this.pending.delete(id)) return;
-        const reason = signal!.reason;
-        void this.write({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: id, reason: String(reason) },
-        } as JSONRPCMessage).catch(() => undefined);
-        reject(reason);
-      };
-      const settle =
-        <T>(done: (value: T) => void) =>
-        (value: T) => {
-          signal?.removeEventListener('abort', onAbort);
-          done(value);
+      const call: Pending = { resolve, reject, onprogress, signal };
+      if (signal) {
+        call.onAbort = () => {
+          if (!this.pending.delete(id)) return;
+          void this.write({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: String(signal.reason) },
+          } as JSONRPCMessage).catch(() => undefined);
+          reject(signal.reason);
         };
-      this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), onprogress });
-      signal?.addEventListener('abort', onAbort, { once: true });
+        signal.addEventListener('abort', call.onAbort, { once: true });
+      }
+      this.pending.set(id, call);
       this.write(message).catch((error: unknown) => {
-        if (this.pending.delete(id)) settle(reject)(error);
+        if (this.take(id)) reject(error);
       });
     });
+  }
+
+  /** The request `id` is answered: no longer pending, its abort listener gone. */
+  private take(id: string): Pending | undefined {
+    const call = this.pending.get(id);
+    if (!call) return undefined;
+    this.pending.delete(id);
+    if (call.onAbort) call.signal!.removeEventListener('abort', call.onAbort);
+    return call;
   }
 
   /**
@@ -75,10 +82,9 @@ export class DirectRequests {
   intercept(message: JSONRPCMessage): boolean {
     if ('id' in message && !('method' in message)) {
       if (typeof message.id !== 'string' || !message.id.startsWith(ID_PREFIX)) return false;
-      const call = this.pending.get(message.id);
+      const call = this.take(message.id);
       // A late answer (the request was cancelled) is dropped, as the SDK client drops one.
       if (!call) return true;
-      this.pending.delete(message.id);
       if ('result' in message) call.resolve(message.result);
       else if ('error' in message) call.reject(ProtocolError.fromError(message.error.code, message.error.message, message.error.data));
       return true;
@@ -94,8 +100,6 @@ export class DirectRequests {
 
   /** The connection ended: every request still waiting fails as the SDK client's would. */
   closed(): void {
-    const calls = [...this.pending.values()];
-    this.pending.clear();
-    for (const call of calls) call.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    for (const id of [...this.pending.keys()]) this.take(id)?.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
   }
 }
