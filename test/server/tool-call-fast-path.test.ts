@@ -6,6 +6,7 @@
 import { Client, ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolSurface } from '../../src/discover/surface.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { Registry } from '../../src/registry/registry.js';
@@ -39,10 +40,13 @@ let registry: Registry;
 let fast: Connection;
 let slow: Connection;
 
-async function connect(fastPath: boolean): Promise<Connection> {
+async function connect(fastPath: boolean, era: 'legacy' | 'modern' = 'legacy'): Promise<Connection> {
   const transport = new RecordingPair();
   const serving = serveOnStdio(registry, { name: 'mcphost', version: '0.0.0-test' }, silentLogger, transport.serverSide, { fastPath });
-  const client = new Client({ name: 'fast-path-test', version: '1' });
+  const client = new Client(
+    { name: 'fast-path-test', version: '1' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(transport);
   return { client, transport, serving };
 }
@@ -201,6 +205,32 @@ describe('a mounted tool called over stdio: fast path and SDK path answer alike'
       expect(await count()).toBe(before + 2);
     } finally {
       metrics.close();
+    }
+  });
+
+  it('leaves a 2026-era session to the SDK path, which answers alike', async () => {
+    const modern = await connect(true, 'modern');
+    try {
+      const result = await modern.client.callTool({ name: 'fx_echo', arguments: { text: 'hi' } });
+      expect(result.content).toEqual([{ type: 'text', text: 'echo: hi' }]);
+      expect(modern.serving.fastPathCalls()).toBe(0);
+    } finally {
+      await modern.client.close();
+      await modern.serving.close();
+    }
+  });
+
+  it('leaves discover mode’s mcphost_call_tool to the SDK path: the same result as the direct call', async () => {
+    const surface = toolSurface(registry);
+    surface.configure({ mode: 'discover', pinned: [] });
+    try {
+      const taken = fast.serving.fastPathCalls();
+      const meta = await call(fast, 'mcphost_call_tool', { name: 'fx_echo', arguments: { text: 'found' } });
+      expect(meta.fast).toBe(false);
+      expect(fast.serving.fastPathCalls()).toBe(taken);
+      expect(meta.outcome).toEqual((await call(slow, 'fx_echo', { text: 'found' })).outcome);
+    } finally {
+      surface.configure({ mode: 'flat', pinned: [] });
     }
   });
 });
