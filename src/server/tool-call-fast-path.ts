@@ -67,6 +67,40 @@ type Codec = {
   encodeErrorCode(code: number): number;
 };
 
+/**
+ * A request's cancellation, read as the AbortSignal it stands for by those that take it: boundedCall
+ * (`aborted`, `reason`, an 'abort' listener) and the SDK's request for the progress-confirming ping
+ * (the same). Measured in place, making an AbortController cost ~15-20 us of a relayed call's
+ * ~100 us before its request went upstream; the handler still gets a real signal (boundedCall's own).
+ */
+class Cancellation {
+  aborted = false;
+  reason: unknown;
+  private listeners: Array<() => void> = [];
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const at = this.listeners.indexOf(listener);
+    if (at !== -1) this.listeners.splice(at, 1);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  get signal(): AbortSignal {
+    return this as unknown as AbortSignal;
+  }
+}
+
 export interface FastToolCallOptions {
   /** The SDK server pinned to the connection (none until the first request). */
   server(): Server | undefined;
@@ -87,7 +121,7 @@ export interface FastToolCalls {
 }
 
 export function fastToolCalls(registry: Registry, options: FastToolCallOptions): FastToolCalls {
-  const inFlight = new Map<string | number, AbortController>();
+  const inFlight = new Map<string | number, Cancellation>();
   let taken = 0;
 
   function take(message: JSONRPCMessage): boolean {
@@ -106,7 +140,7 @@ export function fastToolCalls(registry: Registry, options: FastToolCallOptions):
     if (!tool || !relaysPlainly(tool.def)) return false;
     const id = (message as { id: string | number }).id;
     if (inFlight.has(id)) return false;
-    const controller = new AbortController();
+    const controller = new Cancellation();
     inFlight.set(id, controller);
     taken++;
     const ctx = requestContext(server, id, params._meta, controller.signal);
