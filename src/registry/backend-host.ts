@@ -115,25 +115,27 @@ export class BackendHost {
     trace?: TraceContext,
   ): CallContext {
     // `client` and `files` are made when a handler first reads them: most handlers never do, and in
-    // the profile of a relayed call building both cost as much as runTool's own code.
+    // the profile of a relayed call building both cost as much as runTool's own code. The getters
+    // are declared first and the rest assigned: an object literal mixing spreads and getters took
+    // V8's slow path, ~10 µs a call (Object.assign onto the getters' object: ~2 µs).
     let scoped: CallContext['client'] | undefined;
     let files: CallContext['files'] | undefined;
     const roots = this.options.files;
     const name = this.name;
-    return {
-      ...this.context,
-      signal,
-      progress,
+    const ctx = {
       get client() {
         return (scoped ??= client.scoped(name, channel?.capabilities));
       },
       get files() {
         return (files ??= roots.access(client));
       },
-      ...(trace && { trace }),
-      ...asksFor(channel, broker, signal),
-      ...(channel?.input && { input: channel.input }),
-    };
+    } as CallContext;
+    Object.assign(ctx, this.context, asksFor(channel, broker, signal));
+    ctx.signal = signal;
+    ctx.progress = progress;
+    if (trace) ctx.trace = trace;
+    if (channel?.input) ctx.input = channel.input;
+    return ctx;
   }
 
   /** Whether starting may publish tools the last listing lacked (a dynamic listing, not started yet). */

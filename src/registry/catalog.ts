@@ -51,6 +51,8 @@ const RESOURCE: Kind<ResourceDef, PublishedResource> = {
 
 export class Catalog {
   private snapshot?: Promise<Snapshot>;
+  /** The snapshot once built, while it is still the current one (read without waiting). */
+  private built?: Snapshot;
   /** Why a backend's tools could not be listed (an upstream that is down), for `call` to report. */
   private readonly toolListErrors = new Map<string, unknown>();
 
@@ -62,6 +64,7 @@ export class Catalog {
   /** A list changed: the next reader builds the catalog again. */
   invalidate(): void {
     this.snapshot = undefined;
+    this.built = undefined;
   }
 
   /** A backend left: what it failed to list goes too. */
@@ -73,13 +76,26 @@ export class Catalog {
   async rebuild(strict: boolean): Promise<void> {
     const built = this.build(strict);
     built.catch(() => undefined);
-    await built;
+    this.built = await built;
     this.snapshot = built;
   }
 
   private current(): Promise<Snapshot> {
-    this.snapshot ??= this.build(false);
-    return this.snapshot;
+    if (this.snapshot) return this.snapshot;
+    const building = this.build(false);
+    this.snapshot = building;
+    void building.then(
+      (snap) => {
+        if (this.snapshot === building) this.built = snap;
+      },
+      () => undefined,
+    );
+    return building;
+  }
+
+  /** A tool of the catalog as built, without waiting; undefined when it is being built or lists no such name. */
+  listedTool(name: string): PublishedTool | undefined {
+    return this.built?.tools.get(name);
   }
 
   private async build(strict: boolean): Promise<Snapshot> {

@@ -44,7 +44,13 @@ export class Dispatch {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
-    const run = runTool(tool, args, { ...options, client: options.client ?? this.env.localClient }, this.env);
+    // Copied only when the client is to be filled in (a relayed call's options come complete).
+    const run = runTool(
+      tool,
+      args,
+      options.client ? (options as CallOptions & { client: HostClient }) : { ...options, client: this.env.localClient },
+      this.env,
+    );
     this.inFlight.add(run);
     const started = performance.now();
     void run.then((outcome) => {

@@ -55,19 +55,26 @@ function tooManyValues(
   // Formatted only when needed: toLocaleString costs more than walking a small request.
   const tooMany = () => `${holds} more than ${maxValues.toLocaleString('en')} values (keys and elements); send fewer`;
   let values = 1;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  // Two stacks rather than one of [item, depth] pairs: no allocation per value walked.
+  const items: unknown[] = [value];
+  const depths: number[] = [0];
+  while (items.length > 0) {
+    const item = items.pop();
+    const depth = depths.pop()!;
     if (item === null || typeof item !== 'object') continue;
     if (depth >= maxDepth) return `${nests} deeper than ${maxDepth} levels; flatten ${them}`;
     if (Array.isArray(item)) {
       values += item.length;
       if (values > maxValues) return tooMany();
-      for (const child of item) stack.push([child, depth + 1]);
+      for (const child of item) {
+        items.push(child);
+        depths.push(depth + 1);
+      }
     } else {
       for (const key in item) {
         if (++values > maxValues) return tooMany();
-        stack.push([(item as Record<string, unknown>)[key], depth + 1]);
+        items.push((item as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
       }
     }
   }
@@ -82,26 +89,32 @@ function tooManyValues(
 export function measure(value: unknown, stopAbove = Number.POSITIVE_INFINITY): { bytes: number; complete: boolean; depth: number } {
   let bytes = 0;
   let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0 && bytes <= stopAbove) {
-    const [item, depth] = stack.pop()!;
+  const items: unknown[] = [value];
+  const depths: number[] = [0];
+  while (items.length > 0 && bytes <= stopAbove) {
+    const item = items.pop();
+    const depth = depths.pop()!;
     if (typeof item === 'string') bytes += Buffer.byteLength(item, 'utf8') + 2;
     else if (item === null || typeof item !== 'object') bytes += 4;
     else {
       if (depth > deepest) deepest = depth;
       if (Array.isArray(item)) {
         bytes += 2 + item.length;
-        for (const child of item) stack.push([child, depth + 1]);
+        for (const child of item) {
+          items.push(child);
+          depths.push(depth + 1);
+        }
       } else {
         bytes += 2;
         for (const key in item) {
           bytes += Buffer.byteLength(key, 'utf8') + 4;
-          stack.push([(item as Record<string, unknown>)[key], depth + 1]);
+          items.push((item as Record<string, unknown>)[key]);
+          depths.push(depth + 1);
         }
       }
     }
   }
-  return { bytes, complete: stack.length === 0, depth: deepest };
+  return { bytes, complete: items.length === 0, depth: deepest };
 }
 
 /**

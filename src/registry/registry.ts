@@ -95,6 +95,11 @@ export class Registry {
     return this.catalog.tools(plugin);
   }
 
+  /** A tool by its public name if the catalog is built and lists it (findTool waits for the rest). */
+  listedTool(name: string): PublishedTool | undefined {
+    return this.catalog.listedTool(name);
+  }
+
   /** A tool by its public name; waits for a backend still starting whose tools the name may be. */
   findTool(name: string): Promise<PublishedTool> {
     return this.lifecycle.findTool(name);

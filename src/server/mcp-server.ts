@@ -42,6 +42,8 @@ export interface ServerOptions {
   era?: 'legacy' | 'modern';
   /** What the host's instances share (default: one set per registry). */
   services?: HostServices;
+  /** The session's log level (default: this instance's own; stdio's fast path reads it too). */
+  session?: SessionLogLevel;
 }
 
 export function createServer(registry: Registry, info: ServerInfo, options: ServerOptions = {}): Server {
@@ -64,7 +66,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     },
   );
   const client = options.client ?? registry.localClient;
-  const session = new SessionLogLevel();
+  const session = options.session ?? new SessionLogLevel();
   session.install(server);
 
   const tools = toolSurface(registry);

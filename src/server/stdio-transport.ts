@@ -80,6 +80,8 @@ export function createStdioTransport(
   stdin: Readable = process.stdin,
   stdout: Writable = process.stdout,
   observe?: (message: JSONRPCMessage) => void,
+  /** Answers a message past the SDK (tool-call-fast-path.ts): true when it did. */
+  take?: (message: JSONRPCMessage) => boolean,
 ): StdioServerTransport {
   const gate = sessionGate();
   const input = new PassThrough();
@@ -93,7 +95,7 @@ export function createStdioTransport(
       if (refused) void transport.send(refused).catch(() => undefined);
       else {
         observe?.(checked.message!);
-        transport.onmessage?.(checked.message!);
+        if (!take?.(checked.message!)) transport.onmessage?.(checked.message!);
       }
     }
     if (lines.size > MAX_LINE) {

@@ -11,11 +11,16 @@ import { attachListChanged } from './notify.js';
 import { createServices } from './services.js';
 import { holdListenWatches, listenedResources } from './subscriptions.js';
 import { createStdioTransport } from './stdio-transport.js';
+import { SessionLogLevel } from './channel.js';
+import { fastToolCalls } from './tool-call-fast-path.js';
+import { toolSurface } from '../discover/surface.js';
 
 export interface StdioServing {
   close(): Promise<void>;
   /** Resolves when the client closes stdin. */
   closed: Promise<void>;
+  /** How many tools/call requests the fast path answered (tool-call-fast-path.ts). */
+  fastPathCalls(): number;
 }
 
 /** The process's stdin and stdout, or other streams (tests serve in-process over a pair). */
@@ -24,11 +29,17 @@ export interface StdioStreams {
   stdout: Writable;
 }
 
+export interface StdioOptions {
+  /** false: every request goes through the SDK server (tool-call-fast-path.ts is off; tests compare the two). */
+  fastPath?: boolean;
+}
+
 export function serveOnStdio(
   registry: Registry,
   info: ServerInfo,
   logger: Logger,
   { stdin, stdout }: StdioStreams = { stdin: process.stdin, stdout: process.stdout },
+  options: StdioOptions = {},
 ): StdioServing {
   const unsubscribers: Array<() => void> = [];
   // One pipe, one client, whichever era it speaks (serveStdio pins one instance to the connection).
@@ -47,22 +58,39 @@ export function serveOnStdio(
       if (id !== undefined) listens.get(id)?.();
     }
   };
+  const session = new SessionLogLevel();
+  const onerror = (error: Error) => logger.debug(`stdio: ${error.message}`);
+  const fast =
+    options.fastPath === false
+      ? undefined
+      : fastToolCalls(registry, {
+          server: () => pinned,
+          client,
+          session,
+          surface: toolSurface(registry),
+          send: (message) => transport.send(message),
+          onerror,
+        });
+  const transport = createStdioTransport(stdin, stdout, observe, fast?.take);
   const handle = serveStdio(
     ({ era }) => {
-      const server = createServer(registry, info, { confirmProgress: era === 'legacy', client, era, services });
+      const server = createServer(registry, info, { confirmProgress: era === 'legacy', client, era, services, session });
       unsubscribers.push(attachListChanged(registry, server));
       pinned = server;
       return server;
     },
-    { transport: createStdioTransport(stdin, stdout, observe), onerror: (error) => logger.debug(`stdio: ${error.message}`) },
+    { transport, onerror },
   );
   const closed = new Promise<void>((resolve) => {
     stdin.once('end', resolve);
     stdin.once('close', resolve);
   });
+  void closed.then(() => fast?.close());
   return {
     closed,
+    fastPathCalls: () => fast?.taken ?? 0,
     async close() {
+      fast?.close();
       unsubscribers.forEach((u) => u());
       for (const end of listens.values()) end();
       services.close();

@@ -53,12 +53,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       return wire<'tools/call'>(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
     }
     const channel = channelFor(server, ctx, options.session, inputOf(ctx, sealed, name));
-    const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
-    const call = {
-      client: options.client,
-      timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
-      trace: traceOf(ctx.mcpReq._meta) ?? traceOf(_meta),
-    };
+    const call = callSettings(ctx, _meta, options.client);
     // Discover mode's meta-tools answer at once (a call through mcphost_call_tool runs as a direct one).
     if (options.surface.isMeta(name)) {
       const outcome = await options.surface.call(name, args ?? {}, { ...call, signal: ctx.mcpReq.signal, channel, onProgress: sink.send });
@@ -73,11 +68,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     }
 
     if (!isModern(server)) {
-      const outcome = await registry.invoke(tool, args ?? {}, { ...call, signal: ctx.mcpReq.signal, channel, onProgress: sink.send });
-      await sink.flush();
-      if (options.confirmProgress && sink.sent > 0) {
-        await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
-      }
+      const outcome = await legacyCall(registry, tool, args, call, channel, ctx, sink, options.confirmProgress);
       return await answer(outcome, name, ctx);
     }
 
@@ -123,13 +114,50 @@ export function installToolCalls(server: Server, registry: Registry, options: To
   }
 }
 
+/** The settings a tools/call request carries: its timeout override and trace context. */
+export function callSettings(ctx: ServerContext, meta: unknown, client: HostClient) {
+  const requested = Number((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[TIMEOUT_META_KEY]);
+  return {
+    client,
+    timeoutMs: Number.isFinite(requested) && requested > 0 ? clampTimeout(requested) : undefined,
+    trace: traceOf(ctx.mcpReq._meta) ?? traceOf(meta),
+  };
+}
+
+/** A 2025-era call: run, its progress written, then (stdio) the progress-confirming ping. Shared with the fast path. */
+export async function legacyCall(
+  registry: Registry,
+  tool: PublishedTool,
+  args: Record<string, unknown> | undefined,
+  call: ReturnType<typeof callSettings>,
+  channel: ClientChannel,
+  ctx: ServerContext,
+  sink: ReturnType<typeof progressSink>,
+  confirmProgress: boolean | undefined,
+): Promise<CallOutcome> {
+  // One literal, no spread: a relayed call's options are built on every call.
+  const outcome = await registry.invoke(tool, args ?? {}, {
+    client: call.client,
+    timeoutMs: call.timeoutMs,
+    trace: call.trace,
+    channel,
+    signal: ctx.mcpReq.signal,
+    onProgress: sink.send,
+  });
+  if (sink.sent > 0) await sink.flush();
+  if (confirmProgress && sink.sent > 0) {
+    await ctx.mcpReq.send({ method: 'ping' }, { timeout: CONFIRM_PROGRESS_MS, signal: ctx.mcpReq.signal }).catch(() => undefined);
+  }
+  return outcome;
+}
+
 /**
  * Progress for the request in progress: every notification is written before the response, which
  * is not enough for the SDK client over stdio (it runs a notification's handler a microtask after
  * reading it but a response's at once, and drops the last one read in the same chunk as the
  * response, modelcontextprotocol/typescript-sdk#2580); the caller pings after a call that sent any.
  */
-function progressSink(ctx: ServerContext, metaToken: unknown) {
+export function progressSink(ctx: ServerContext, metaToken: unknown) {
   const token = ctx.mcpReq._meta?.progressToken ?? metaToken;
   const pending: Array<Promise<unknown>> = [];
   const sink = {

@@ -29,6 +29,19 @@ const BACKSTOP_MS = 24 * 60 * 60 * 1000;
  */
 const promptAnswer = (answer: unknown): PromptResult | InputRequiredResult => answer as PromptResult | InputRequiredResult;
 
+/** The upstream of each tool definition made here (see relaysPlainly). */
+const upstreamOf = new WeakMap<ToolDef, UpstreamClient>();
+
+/**
+ * Whether a call of `def` is a mounted tool's, relayed to a server spoken to in the 2025 era: its
+ * outcome is then a result or an error result, never an input-required result, a task or a
+ * refused request (those come only through pass-through.ts, from a 2026-era server). The stdio
+ * server's fast path (src/server/tool-call-fast-path.ts) takes only such calls.
+ */
+export function relaysPlainly(def: ToolDef): boolean {
+  return upstreamOf.get(def)?.era === 'legacy';
+}
+
 export interface DefsOptions {
   /** The backend name: the prefix of the published tool names. */
   name: string;
@@ -74,7 +87,7 @@ export function createDefs(options: DefsOptions) {
 
   function toolDef(tool: Tool): ToolDef {
     const output = outputCheck(tool);
-    return {
+    const def: ToolDef = {
       name: tool.name,
       ...((tool.title ?? tool.annotations?.title) !== undefined && { title: tool.title ?? tool.annotations?.title }),
       description: tool.description ?? '',
@@ -86,7 +99,8 @@ export function createDefs(options: DefsOptions) {
       ...(client.era !== 'modern' && { task: 'optional' as const }),
       handler: async (args: unknown, ctx: CallContext) => {
         const params = { name: tool.name, arguments: (args ?? {}) as Record<string, unknown> };
-        if ((await client.connectedEra()) === 'modern') {
+        // A live connection's era is known at once (connectedEra would say the same a promise hop later).
+        if ((client.era ?? (await client.connectedEra())) === 'modern') {
           return client.asks.during(ctx, () => passThrough(client, 'tools/call', params, ctx, BACKSTOP_MS, tool));
         }
         return client.asks.during(ctx, () =>
@@ -108,6 +122,8 @@ export function createDefs(options: DefsOptions) {
         );
       },
     };
+    upstreamOf.set(def, client);
+    return def;
   }
 
   /** The tools to publish: allowed, not blocked, with valid and distinct names. */

@@ -15,6 +15,7 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { DirectRequests } from './direct-requests.js';
 import { isPlainMessage } from './jsonrpc-shape.js';
 import { LineChunks } from './line-chunks.js';
 
@@ -90,6 +91,8 @@ export class ChildProcessTransport implements Transport {
   private exited?: Promise<ChildExit>;
   private closing?: Promise<void>;
   exit?: ChildExit;
+  /** Requests sent past the SDK client (direct-requests.ts); their answers never reach it. */
+  readonly direct = new DirectRequests((message) => this.send(message));
 
   constructor(options: ChildTransportOptions) {
     this.options = options;
@@ -165,6 +168,7 @@ export class ChildProcessTransport implements Transport {
         this.exit = exit;
         if (this.partialErr) this.pushErr(this.partialErr);
         this.partialErr = '';
+        this.direct.closed();
         if (child.pid !== undefined) this.onclose?.();
       });
     });
@@ -205,6 +209,7 @@ export class ChildProcessTransport implements Transport {
       return undefined;
     }
     try {
+      if (this.direct.intercept(message)) return 'other';
       this.onmessage?.(message);
     } catch (error) {
       // Whatever a message makes the client throw stays with this server.
