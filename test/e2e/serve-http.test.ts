@@ -46,6 +46,14 @@ describe('mcphost serve --transport http', () => {
       );
       expect(r.content).toEqual([{ type: 'text', text: 'done 3' }]);
       expect(seen).toEqual([1, 2, 3]);
+      // Progress sent before the handler's first await reaches the client too: over HTTP the SDK links
+      // a request to its response stream only after its dispatch returns (the handler starts later).
+      const early: number[] = [];
+      await client.callTool(
+        { name: 'kitchen_slow', arguments: { steps: 2, stepMs: 5, fromZero: true } },
+        { onprogress: (p) => early.push(p.progress) },
+      );
+      expect(early).toEqual([0, 1, 2]);
       expect((await client.callTool({ name: 'kitchen_add', arguments: { a: 1, b: 2 } })).structuredContent).toEqual({ sum: 3 });
     });
   }

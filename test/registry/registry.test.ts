@@ -60,7 +60,7 @@ describe('registry', () => {
     expect(outcome.error?.kind).toBe('invalid_arguments');
     const text = (outcome.result.content[0] as { text: string }).text;
     expect(text).toContain('steps: expected number, got a string ("three")');
-    expect(text).toContain('stepz: unknown argument (valid: steps, stepMs)');
+    expect(text).toContain('stepz: unknown argument (valid: steps, stepMs, fromZero)');
     expect(events()).not.toContain('slow:start');
   });
 
