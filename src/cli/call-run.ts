@@ -9,6 +9,7 @@ import { hostOptions } from './host-options.js';
 import { DEFAULT_SHUTDOWN_MS, onInterrupt } from './interrupt.js';
 import { progressLine } from './progress.js';
 import { renderResult, terminalWidth } from './render.js';
+import { colorsFor } from './style.js';
 
 export interface CallOutput {
   installed: InstalledPackage[];
@@ -64,7 +65,7 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
   // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before. The
   // outline's wrapping (wrap-ansi, string-width) loads only then: ~30 ms a piped one-shot need not pay.
   else if (process.stdout.isTTY) {
-    const [{ readableResult }, { colorsFor }] = await Promise.all([import('./readable.js'), import('./style.js')]);
+    const { readableResult } = await import('./readable.js');
     out.log(await readableResult(outcome.result, terminalWidth(), colorsFor()));
   } else out.log(renderResult(outcome.result));
 }

@@ -11,13 +11,13 @@ import { loadYaml } from './yaml.js';
 export async function parseConfigFile(file: string, content: string): Promise<unknown> {
   try {
     if (path.basename(file) === 'package.json') return (JSON.parse(content) as { mcphost?: unknown }).mcphost;
-    if (isExecutableConfig(file)) {
+    // JSON is YAML too, but read with cosmiconfig's JSON loader; an explicit file with another
+    // extension (.mcprc.example, .mcprc.local) is read as YAML.
+    const ext = path.extname(file);
+    if (isExecutableConfig(file) || ext === '.json') {
       const { defaultLoaders } = await import('./code-loaders.js');
-      const ext = path.extname(file) as keyof typeof defaultLoaders;
-      return await defaultLoaders[ext](file, content);
+      return await defaultLoaders[ext as keyof typeof defaultLoaders](file, content);
     }
-    // JSON is YAML too; an explicit file with another extension (.mcprc.example, .mcprc.local) is read so.
-    if (path.extname(file) === '.json') return (await import('./code-loaders.js')).defaultLoaders['.json'](file, content);
     return await loadYaml(file, content);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
