@@ -12,6 +12,7 @@
 // name the catalog does not list yet, a plugin's or discover mode's tool — goes to the SDK.
 import type { JSONRPCMessage, Server, ServerContext } from '@modelcontextprotocol/server';
 import { relaysPlainly } from '../kit/mcp/defs.js';
+import { isPlain, onlyKeys, type Plain } from '../kit/mcp/jsonrpc-shape.js';
 import type { HostClient } from '../registry/clients.js';
 import type { Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
@@ -19,18 +20,9 @@ import type { ToolSurface } from '../discover/surface.js';
 import { channelFor, isModern, type SessionLogLevel } from './channel.js';
 import { callSettings, legacyCall, progressSink } from './tool-calls.js';
 
-type Plain = Record<string, unknown>;
-
-const isPlain = (value: unknown): value is Plain => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const PARAM_KEYS = ['name', 'arguments', '_meta'];
 /** `_meta` keys the SDK passes on untouched in the 2025 era, and that tools/call reads itself. */
 const META_KEYS = ['progressToken', 'traceparent', 'tracestate', 'mcphost/timeoutMs'];
-
-function onlyKeys(value: Plain, allowed: readonly string[]): boolean {
-  for (const key in value) if (!allowed.includes(key)) return false;
-  return true;
-}
 
 /** The params of a tools/call request the SDK's CallToolRequest schema accepts unchanged, or undefined. */
 function plainParams(message: JSONRPCMessage): { name: string; arguments?: Plain; _meta?: Plain } | undefined {

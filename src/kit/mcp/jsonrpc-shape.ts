@@ -9,9 +9,10 @@
 // key, a number id past 2^53, …) is left to the schema, so every refusal and its wording stay the SDK's.
 import { RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/client';
 
-type Plain = Record<string, unknown>;
+export type Plain = Record<string, unknown>;
 
-function isPlain(value: unknown): value is Plain {
+/** An object that is not an array (a JSON object once parsed). */
+export function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -20,7 +21,7 @@ function isId(id: unknown): boolean {
 }
 
 /** Keys of `value` all among `allowed`. */
-function onlyKeys(value: Plain, allowed: readonly string[]): boolean {
+export function onlyKeys(value: Plain, allowed: readonly string[]): boolean {
   for (const key in value) if (!allowed.includes(key)) return false;
   return true;
 }
