@@ -187,29 +187,40 @@ function requestContext(server: Server, id: string | number, meta: Plain | undef
   } as unknown as ServerContext;
 }
 
-/** The SDK's error response for a handler that threw. */
-function thrown(server: Server, id: string | number, error: unknown): JSONRPCMessage {
-  const codec = (server as unknown as { _wireCodec(): Codec })._wireCodec();
-  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: string; data?: unknown };
-  const thrownCode = typeof code === 'number' && Number.isSafeInteger(code) ? code : -32603;
+/** The SDK server's codec of the era it negotiated (private in the SDK; the comparison tests would see it change). */
+const codecOf = (server: Server): Codec => (server as unknown as { _wireCodec(): Codec })._wireCodec();
+
+/** A JSON-RPC error response as the SDK writes one (the code through its codec). */
+function errorResponse(server: Server, id: string | number, code: number, message: string, data?: unknown): JSONRPCMessage {
+  const codec = codecOf(server);
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: codec.encodeErrorCode(thrownCode), message: message ?? 'Internal error', ...(data !== undefined && { data }) },
+    error: { code: codec.encodeErrorCode(code), message, ...(data !== undefined && { data }) },
   } as JSONRPCMessage;
+}
+
+/** The SDK's error response for a handler that threw. */
+function thrown(server: Server, id: string | number, error: unknown): JSONRPCMessage {
+  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: string; data?: unknown };
+  return errorResponse(
+    server,
+    id,
+    typeof code === 'number' && Number.isSafeInteger(code) ? code : -32603,
+    message ?? 'Internal error',
+    data,
+  );
 }
 
 /** The response the SDK would send for `outcome` (tool-calls.ts's answer, then the SDK's result check). */
 function answer(server: Server, id: string | number, outcome: CallOutcome): JSONRPCMessage {
-  const codec = (server as unknown as { _wireCodec(): Codec })._wireCodec();
-  const failed = (code: number, message: string, data?: unknown) =>
-    ({ jsonrpc: '2.0', id, error: { code: codec.encodeErrorCode(code), message, ...(data !== undefined && { data }) } }) as JSONRPCMessage;
+  const failed = (code: number, message: string, data?: unknown) => errorResponse(server, id, code, message, data);
   // A relayed 2025-era call has neither (relaysPlainly); said as the SDK would say an unexpected one.
   if (outcome.refused) return failed(outcome.refused.code, outcome.refused.message, outcome.refused.data);
   if (outcome.inputRequired || outcome.remoteTask) return failed(-32603, 'Internal error');
   const result = outcome.result as unknown as Plain;
   if (unchangedBySchema(result)) return { result, jsonrpc: '2.0', id } as JSONRPCMessage;
-  const checked = codec.validateResult('tools/call', result);
+  const checked = codecOf(server).validateResult('tools/call', result);
   if (!checked.ok) {
     return checked.reason === 'not-in-era'
       ? failed(-32603, 'No wire schema for tools/call in the resolved era')
