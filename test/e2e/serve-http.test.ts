@@ -58,6 +58,28 @@ describe('mcphost serve --transport http', () => {
     });
   }
 
+  it("ends one client's call at its own deadline and not another's: calls of both eras share the host's deadline timer", async () => {
+    const [a, b] = await Promise.all([server.connect('legacy'), server.connect('modern')]);
+    const text = (r: { content: unknown }) => (r.content as Array<{ text: string }>)[0]?.text;
+    // b's call starts first and ends last; a's, in between, asks for a 200 ms deadline. Each era in both roles.
+    for (const [long, short] of [
+      [b, a],
+      [a, b],
+    ]) {
+      const longCall = long.callTool({ name: 'kitchen_slow', arguments: { steps: 8, stepMs: 100 } });
+      const shortCall = short.callTool({
+        name: 'kitchen_slow',
+        arguments: { steps: 100, stepMs: 50 },
+        _meta: { 'mcphost/timeoutMs': 200 },
+      });
+      const [ended, finished] = await Promise.all([shortCall, longCall]);
+      expect(ended.isError).toBe(true);
+      expect(text(ended)).toBe('tool kitchen_slow timed out after 200 ms');
+      expect(finished.isError).toBeFalsy();
+      expect(text(finished)).toBe('done 8');
+    }
+  });
+
   it('gives 2025-era clients a session, and answers older revisions they ask for', async () => {
     for (const version of ['2025-11-25', '2025-06-18', '2025-03-26']) {
       const res = await post(server.url, { ...initialize, params: { ...initialize.params, protocolVersion: version } });
