@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { launchAppHosts, type AppHosts } from '../helpers/app-host/index.js';
 import { startExampleAppServer, type ExampleServer } from '../helpers/app-host/example-server.js';
+import { startHttp } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const exampleHtml = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-basic-vanillajs')),
@@ -52,6 +54,24 @@ describe('app host harness', () => {
       }
     });
   }
+
+  it('talks to a real mcphost serve --transport http in both eras (a tool without a view is said to have none)', async () => {
+    const served = await startHttp(['--plugins', 'pob'], { cwd: tempDir().dir });
+    try {
+      for (const era of ['legacy', 'modern'] as const) {
+        const host = await hosts.open(served.url, { era });
+        try {
+          expect(host.tools.map((t) => t.name)).toContain('pob_decode');
+          await expect(host.show('pob_decode', { code: 'x' })).rejects.toThrow(/pob_decode has no view/);
+          expect(host.wire.some((w) => w.method === 'tools/list')).toBe(true);
+        } finally {
+          await host.close();
+        }
+      }
+    } finally {
+      await served.stop();
+    }
+  });
 
   it('reports a tool without a view, and a server that is not there, with what went wrong', async () => {
     const host = await hosts.open(server.url);
