@@ -2,6 +2,7 @@
 // server through `imhex --mcp`, or a local file. Arguments reach a provider
 // already checked (offsets ≥ 0, counts within the limit, hex parsed); results follow the protocol.
 import type { ClientInfo, HealthReport, ProgressUpdate } from '../../src/backend/index.js';
+import type { FileMap, FileMapRequest } from './file-map.js';
 import type { Pattern } from './hex.js';
 import type { OffsetInfo, ReadBytesResult, SearchResult, Selection, SetSelectionResult, WriteBytesResult } from './protocol.js';
 
@@ -30,6 +31,8 @@ export interface ImHexProvider {
   writeBytes(offset: number, data: Buffer, call: ProviderCall): Promise<WriteBytesResult>;
   search(request: SearchRequest, call: ProviderCall): Promise<SearchResult>;
   getOffsetInfo(offset: number, call: ProviderCall): Promise<OffsetInfo>;
+  /** Entropy and byte classes per block; only where all the data can be read fast (a local file). */
+  fileMap?(request: FileMapRequest, call: ProviderCall): Promise<FileMap>;
   health(): Promise<HealthReport>;
   /** Idempotent. */
   close(): Promise<void>;

@@ -2,6 +2,7 @@
 // in the JSON Schema (`minimum`) and enforced by the handlers, so a bad value comes back with the
 // protocol's -32602 and the field's name.
 import * as z from 'zod';
+import { DEFAULT_BLOCKS, MAX_BLOCKS, MIN_BLOCK_SIZE } from './file-map.js';
 import { offsetInfoResult, readBytesResult, searchResult, selectionResult, setSelectionResult, writeBytesResult } from './protocol.js';
 
 const offset = (description: string) => z.number().int().meta({ minimum: 0, description });
@@ -53,6 +54,21 @@ export const inputs = {
       .optional(),
   }),
   getOffsetInfo: z.object({ offset: offset('the offset to describe and interpret') }),
+  fileMap: z.object({
+    start_offset: offset('first byte mapped (default 0)').optional(),
+    end_offset: offset('the map ends before this offset (default: end of data)').optional(),
+    blocks: z
+      .number()
+      .int()
+      .meta({
+        minimum: 1,
+        maximum: MAX_BLOCKS,
+        default: DEFAULT_BLOCKS,
+        description: `how many blocks to cut the range into (default ${DEFAULT_BLOCKS}, at most ${MAX_BLOCKS}; blocks are at least ${MIN_BLOCK_SIZE} bytes)`,
+      })
+      .optional(),
+    block_size: z.number().int().meta({ minimum: MIN_BLOCK_SIZE, description: 'bytes per block instead of a block count' }).optional(),
+  }),
   hexdump: z.object({
     offset: offset('where the dump starts').default(0),
     count: offset(`how many bytes to dump (at most ${HEXDUMP_LIMIT}, and at most plugins.imhex.maxBytes)`).default(DEFAULT_COUNT),
@@ -81,6 +97,20 @@ const inspectionSchema = z.object({
   utf8: z.string(),
 });
 
+const share = (what: string) => z.number().meta({ minimum: 0, maximum: 1, description: `share of the block's bytes that are ${what}` });
+
+const blockSchema = z.object({
+  offset: z.number().int(),
+  size: z.number().int(),
+  entropy: z.number().meta({ minimum: 0, maximum: 8, description: 'Shannon entropy of the bytes, bits per byte' }),
+  zero: share('0x00'),
+  ff: share('0xFF'),
+  text: share('printable ASCII, tab, CR or LF'),
+  control: share('other bytes below 0x80'),
+  high: share('0x80-0xFE'),
+  kind: z.enum(['zeros', 'ff', 'text', 'random', 'binary']),
+});
+
 export const outputs = {
   getSelection: selectionResult,
   setSelection: setSelectionResult,
@@ -89,4 +119,21 @@ export const outputs = {
   search: searchResult.extend({ truncated: z.literal(true).optional() }),
   getOffsetInfo: offsetInfoResult.extend({ inspector: inspectionSchema }),
   hexdump: z.object({ offset: z.number().int(), count: z.number().int(), bytes_read: z.number().int(), dump: z.string() }),
+  fileMap: z.object({
+    file_size: z.number().int(),
+    start_offset: z.number().int(),
+    end_offset: z.number().int(),
+    block_size: z.number().int(),
+    blocks: z.array(blockSchema),
+    summary: z.object({
+      entropy_mean: z.number(),
+      kinds: z.object({
+        zeros: z.number().int(),
+        ff: z.number().int(),
+        text: z.number().int(),
+        random: z.number().int(),
+        binary: z.number().int(),
+      }),
+    }),
+  }),
 };

@@ -1,7 +1,8 @@
-// The seven imhex tools. Each checks its arguments the same way for both providers, asks the
+// The eight imhex tools. Each checks its arguments the same way for both providers, asks the
 // provider, and returns the protocol's result as structured content plus a short text.
-import { defineTool, structured, type CallContext, type ToolDef } from '../../src/backend/index.js';
+import { defineTool, structured, ToolError, type CallContext, type ToolDef } from '../../src/backend/index.js';
 import type { ImHexConfig } from './config.js';
+import { fileMapText } from './file-map.js';
 import { parseHexData, parsePattern } from './hex.js';
 import { xxd } from './hexdump.js';
 import { INSPECT_BYTES, inspect } from './inspector.js';
@@ -111,6 +112,32 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         const read = await provider.readBytes(offset, INSPECT_BYTES, call(ctx));
         const inspector = inspect(Buffer.from(read.hex_data, 'hex'));
         return structured({ ...info, inspector }, offsetInfoText(info, inspector));
+      },
+    }),
+    tool({
+      name: 'file_map',
+      title: 'File map: entropy and byte classes',
+      description:
+        'Cuts the file (or [start_offset, end_offset)) into blocks and gives each its Shannon entropy (bits/byte) and the share of ' +
+        'zero, 0xFF, text, control and high bytes, with a kind (zeros, ff, text, random = compressed or encrypted, binary): where the ' +
+        'code, data, strings, padding and packed parts of a firmware image lie. Local file only.',
+      input: inputs.fileMap,
+      output: outputs.fileMap,
+      annotations: readOnly,
+      // A 1 GiB file takes about a second on worker threads; a client that follows tasks may poll it.
+      task: 'optional',
+      handler: async ({ start_offset, end_offset, blocks, block_size }, ctx) => {
+        const range = checkRange(start_offset, end_offset);
+        const provider = await providerFor(ctx);
+        if (!provider.fileMap) {
+          throw new ToolError(
+            `file_map reads every byte, which only a local file allows: ${provider.label} gives no fast way to. ` +
+              'Set plugins.imhex.file (or pass --file) to map a file',
+            { code: 'UNAVAILABLE' },
+          );
+        }
+        const map = await provider.fileMap({ start_offset: range.start, end_offset: range.end, blocks, block_size }, call(ctx));
+        return structured({ ...map }, fileMapText(map));
       },
     }),
     tool({

@@ -6,11 +6,15 @@
 import path from 'node:path';
 import type { HealthReport, Logger } from '../../../src/backend/index.js';
 import { NotRegularFileError, openRegularFile } from '../../../src/kit/index.js';
+import { addHistogram } from '../byte-stats.js';
 import { invalidParams, notWritable } from '../errors.js';
+import { buildMap, planMap, type FileMap, type FileMapRequest } from '../file-map.js';
 import { addressString, selectionOf, type Selection } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
 import { planScan, sampleFrequencies } from '../scan.js';
 import { notRegular, openHint, readFully, ServedFile } from './open-file.js';
+import { MapPool } from './map-pool.js';
+import { readBuffer } from './read-buffer.js';
 import { chunkedSearch } from './search.js';
 import { SearchPool } from './search-pool.js';
 import { writeAllOrNothing } from './write.js';
@@ -51,6 +55,7 @@ export class FileProvider implements ImHexProvider {
   private readonly key: string;
   private readonly file: ServedFile;
   private pool?: SearchPool;
+  private mapPool?: MapPool;
   private readonly unclaimed: SelectionHolder = {};
   /** Writes run one at a time, so restoring a failed write never undoes another. */
   private writes: Promise<unknown> = Promise.resolve();
@@ -176,6 +181,57 @@ export class FileProvider implements ImHexProvider {
     });
   }
 
+  fileMap(request: FileMapRequest, call: ProviderCall): Promise<FileMap> {
+    return this.file.use(async ({ fh, dev, ino }) => {
+      const size = (await fh.stat()).size;
+      const plan = planMap(request, size);
+      const total = plan.end - plan.start;
+      const report = call.progress && total >= (this.o.progressMinBytes ?? 64 * 1024 * 1024);
+      let reported = 0;
+      const onProgress = report
+        ? (done: number, all: number) => {
+            if (done - reported < all / 100 || done >= all) return;
+            reported = done;
+            call.progress!({ progress: done, total: all, message: `mapped ${done} of ${all} bytes` });
+          }
+        : undefined;
+      const threads = this.o.searchThreads ?? 0;
+      const blocks = Math.ceil(total / plan.blockSize);
+      if (threads === 0 || total < POOL_MIN_BYTES) {
+        const counts = new Uint32Array(256 * blocks);
+        const buf = readBuffer(Math.min(this.o.chunkBytes, Math.max(1, plan.blockSize)));
+        for (let b = 0; b < blocks; b++) {
+          const from = plan.start + b * plan.blockSize;
+          const to = Math.min(from + plan.blockSize, plan.end);
+          for (let pos = from; pos < to;) {
+            call.signal.throwIfAborted();
+            const got = await readFully(fh, buf, Math.min(buf.length, to - pos), pos);
+            if (got === 0) break;
+            addHistogram(buf.subarray(0, got), counts.subarray(256 * b, 256 * (b + 1)));
+            pos += got;
+          }
+          onProgress?.(to - plan.start, total);
+        }
+        return buildMap(plan, size, counts);
+      }
+      this.mapPool ??= new MapPool(threads);
+      const counts = await this.mapPool.map({
+        file: this.key,
+        dev,
+        ino,
+        start: plan.start,
+        end: plan.end,
+        blockSize: plan.blockSize,
+        // A task is at least a few MiB, so small blocks do not cost a message each.
+        blocksPerTask: Math.max(1, Math.floor((4 * 1024 * 1024) / plan.blockSize)),
+        bufferBytes: Math.min(this.o.chunkBytes, plan.blockSize),
+        signal: call.signal,
+        onProgress,
+      });
+      return buildMap(plan, size, counts);
+    });
+  }
+
   async getOffsetInfo(offset: number) {
     await this.file.use(async () => undefined);
     return { offset, address_str: addressString(offset) };
@@ -204,8 +260,9 @@ export class FileProvider implements ImHexProvider {
   }
 
   async close(): Promise<void> {
-    const pool = this.pool;
+    const pools = [this.pool, this.mapPool];
     this.pool = undefined;
-    await Promise.all([pool?.close(), this.file.close()]);
+    this.mapPool = undefined;
+    await Promise.all([...pools.map((p) => p?.close()), this.file.close()]);
   }
 }

@@ -23,9 +23,10 @@ describe('mcphost serve --plugins imhex (real binary, stdio), on a local file', 
   });
   afterAll(() => session?.close());
 
-  it('lists the seven tools with input and output schemas', async () => {
+  it('lists the eight tools with input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'imhex_file_map',
       'imhex_get_offset_info',
       'imhex_get_selection',
       'imhex_hexdump',

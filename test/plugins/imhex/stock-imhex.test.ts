@@ -51,6 +51,7 @@ describe('imhex-mcp on the ImHex replica with a file open', () => {
     expect(names).toEqual(
       [
         'imhex_execute_pattern_code',
+        'imhex_file_map',
         'imhex_get_offset_info',
         'imhex_get_pattern_console_content',
         'imhex_get_patterns',
