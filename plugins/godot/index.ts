@@ -7,6 +7,7 @@ import { GodotDocs } from './docs.js';
 import { godotPrompts } from './surface/prompt.js';
 import { godotResources } from './surface/resources.js';
 import { godotTools, type IndexFor } from './surface/tools.js';
+import { viewResources } from './views.js';
 
 export default function createGodotBackend(): Backend<GodotConfig> {
   let docs: GodotDocs | undefined;
@@ -28,6 +29,7 @@ export default function createGodotBackend(): Backend<GodotConfig> {
     configSchema,
     env: configEnv,
     tools: godotTools(indexFor),
+    resources: viewResources,
     resourceTemplates: godotResources(indexFor, (ctx) => docsFor(ctx).quickClassNames()),
     prompts: godotPrompts(),
     async start(ctx) {

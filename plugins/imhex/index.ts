@@ -9,6 +9,7 @@ import { stockToolDefs } from './mcp/stock-tools.js';
 import type { ImHexProvider } from './provider.js';
 import { createProvider, StockHolder } from './providers.js';
 import { imhexTools } from './tools.js';
+import { viewResources } from './views.js';
 
 export { createProvider };
 
@@ -58,6 +59,7 @@ export default function imhex() {
       if (!mayUseStock(ctx.config)) return seed;
       return [...seed, ...stockToolDefs(stock.current?.tools() ?? KNOWN_TOOLS, seedNames, stockFor)];
     },
+    resources: viewResources,
     async start(ctx) {
       const p = await providerFor(ctx);
       // A local file is opened now, so a wrong path is reported before the first tool runs.

@@ -8,6 +8,7 @@ import { xxd } from './hexdump.js';
 import { INSPECT_BYTES, inspect } from './inspector.js';
 import type { ImHexProvider, ProviderCall } from './provider.js';
 import { offsetInfoText, readText, searchText, selectionText, setSelectionText, writeText } from './render.js';
+import { HEX_VIEW, MAP_VIEW, viewMeta } from './views.js';
 import { DEFAULT_MAX_RESULTS, HEXDUMP_LIMIT, inputs, MAX_RESULTS_LIMIT, outputs } from './schemas.js';
 import { checkCount, checkMaxResults, checkOffset, checkRange } from './validate.js';
 
@@ -51,6 +52,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       description: 'Reads count bytes at offset as lowercase hex (hex_data); bytes_read is less than count at the end of the data.',
       input: inputs.readBytes,
       output: outputs.readBytes,
+      _meta: viewMeta(HEX_VIEW),
       annotations: readOnly,
       handler: async ({ offset, count }, ctx) => {
         checkOffset('offset', offset);
@@ -83,6 +85,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         `Stops after max_results matches (default ${DEFAULT_MAX_RESULTS}, at most ${MAX_RESULTS_LIMIT}) with truncated: true.`,
       input: inputs.search,
       output: outputs.search,
+      _meta: viewMeta(HEX_VIEW),
       annotations: readOnly,
       // A 1 GiB file takes seconds: a client that follows tasks polls it (progress as its status)
       // and may cancel it, which stops the scan (the pool's workers check between buffers).
@@ -123,6 +126,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         'code, data, strings, padding and packed parts of a firmware image lie. Local file only.',
       input: inputs.fileMap,
       output: outputs.fileMap,
+      _meta: viewMeta(MAP_VIEW),
       annotations: readOnly,
       // A 1 GiB file takes about a second on worker threads; a client that follows tasks may poll it.
       task: 'optional',

@@ -8,6 +8,7 @@ import { configEnv, configSchema, type PobConfig } from './config.js';
 import { cachedHealth, pobHealth } from './health.js';
 import { luaTools } from './lua-tools.js';
 import { PobPool } from './pool.js';
+import { viewResources } from './views.js';
 import { xmlTools } from './xml-tools.js';
 
 export default function createPobBackend(): Backend<PobConfig> {
@@ -30,6 +31,7 @@ export default function createPobBackend(): Backend<PobConfig> {
       }
       return tools;
     },
+    resources: viewResources,
     health: (ctx) => {
       health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool));
       return health();

@@ -6,6 +6,7 @@ import { compareBuilds } from './compare.js';
 import { analyzeBuildXml, checkBuildXml } from './parse-job.js';
 import { renderAnalysis, renderComparison } from './render.js';
 import { encodeShareCode } from './share-code.js';
+import { BUILD_VIEW, COMPARE_VIEW, viewMeta } from './views.js';
 
 const buildArg = (what: string) =>
   z
@@ -50,6 +51,7 @@ export const xmlTools = [
     description:
       'Reads a Path of Building build without running PoB: class, ascendancy, level, bandit/pantheon, main skill, every socket group with its gems, equipped items with their mods, the passive tree (version, class, nodes, masteries, jewels), config inputs, and the <PlayerStat> values PoB saved in the XML.',
     input: z.object({ build: buildArg('the build') }),
+    _meta: viewMeta(BUILD_VIEW),
     annotations: readOnly,
     handler: async ({ build }, ctx) => {
       const text = await readBuildText(build, 'build', ctx.files);
@@ -63,6 +65,7 @@ export const xmlTools = [
     description:
       'Differences between two builds as saved: stat deltas (<PlayerStat>), tree nodes added/removed, gems and items changed, config changes.',
     input: z.object({ a: buildArg('the first build'), b: buildArg('the second build') }),
+    _meta: viewMeta(COMPARE_VIEW),
     annotations: readOnly,
     handler: async ({ a, b }, ctx) => {
       const [ta, tb] = await Promise.all([readBuildText(a, 'a', ctx.files), readBuildText(b, 'b', ctx.files)]);

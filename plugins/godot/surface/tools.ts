@@ -8,6 +8,7 @@ import { resolveClass, resolveSymbol } from '../lookup/resolve.js';
 import { search, SEARCH_KINDS } from '../lookup/search.js';
 import { classDoc } from '../view/class-doc.js';
 import { symbolDoc } from '../view/symbol-doc.js';
+import { CLASS_VIEW, SEARCH_VIEW, viewMeta } from '../views.js';
 
 export type IndexFor = (ctx: CallContext<GodotConfig>) => Promise<DocIndex>;
 
@@ -35,6 +36,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
         kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of symbol'),
         limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100)'),
       }),
+      _meta: viewMeta(SEARCH_VIEW),
       annotations: readOnly,
       handler: async ({ query, kind, limit }, ctx) => search(await indexFor(ctx), query, { kind, limit }),
     }),
@@ -46,6 +48,7 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
         'properties, constants (with their enums), each with a signature; themeItems (names by data type) and annotations (names), with details ' +
         'in themeItemDetails / annotationDetails. Unknown names give NOT_FOUND with suggestions.',
       input: z.object({ name: z.string().min(1).max(200).describe('class name, e.g. CharacterBody2D, @GlobalScope') }),
+      _meta: viewMeta(CLASS_VIEW),
       annotations: readOnly,
       handler: async ({ name }, ctx) => {
         const index = await indexFor(ctx);

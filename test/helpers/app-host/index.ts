@@ -28,6 +28,8 @@ export interface AppHost {
   tools: ToolSummary[];
   /** Calls `tool`, loads its view, hands it the input and the result; resolves when all three are done. */
   show(tool: string, args?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<ShownView>;
+  /** Calls a tool as the host's model would, on the page's client (the one the view's calls go through). */
+  call(tool: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The tools/call requests the view made, with what came back to it. */
   viewCalls(): Promise<ViewCall[]>;
   /** Waits for the view's `n`-th call (1-based) to `name` to be answered. */
@@ -97,6 +99,13 @@ export async function launchAppHosts(): Promise<AppHosts> {
         );
         return { report, frame };
       },
+      call: (tool, args = {}) =>
+        within(
+          20_000,
+          `calling ${tool}`,
+          page.evaluate(([t, a]) => (globalThis as unknown as { mcpHost: HostApi }).mcpHost.call(t, a), [tool, args] as const),
+          diagnostics,
+        ),
       viewCalls,
       async viewCall(name, n = 1, timeoutMs = 10_000) {
         const deadline = Date.now() + timeoutMs;

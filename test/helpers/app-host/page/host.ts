@@ -154,6 +154,11 @@ async function show(name: string, args: Record<string, unknown>): Promise<ShowRe
   };
 }
 
-const api: HostApi = { connect, show, viewCalls: () => calls, logs: () => logLines };
+async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (!client) throw new Error('connect first');
+  return (await client.callTool({ name, arguments: args })) as Record<string, unknown>;
+}
+
+const api: HostApi = { connect, show, call, viewCalls: () => calls, logs: () => logLines };
 (window as unknown as { mcpHost: HostApi }).mcpHost = api;
 document.body.dataset.ready = 'true';

@@ -39,6 +39,8 @@ export interface ShowReport {
 export interface HostApi {
   connect(options: ConnectOptions): Promise<ToolSummary[]>;
   show(tool: string, args: Record<string, unknown>): Promise<ShowReport>;
+  /** A tool call by the host itself (as its model would make), on the same client the view's calls use. */
+  call(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   viewCalls(): ViewCall[];
   logs(): string[];
 }
