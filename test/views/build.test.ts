@@ -8,7 +8,8 @@ import path from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { englishOnlyZod, pages } from '../../scripts/view-pages.js';
-import { REPO } from '../helpers/paths.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { REPO, SHARED_DATA } from '../helpers/paths.js';
 import { serveInProcess } from '../helpers/in-process.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -37,7 +38,9 @@ describe('view pages', () => {
 
   it('are read through mcphost byte for byte, as text/html;profile=mcp-app with their _meta', async () => {
     const dir = tempDir('views-build-').dir;
-    const session = await serveInProcess({ cwd: dir, plugins: ['imhex', 'pob', 'godot'] });
+    // Each backend starts before its first read: imhex needs its file, godot its doc folder.
+    const env = isolatedEnv(dir, { IMHEX_FILE: process.execPath, GODOT_DOC_DIR: path.join(SHARED_DATA, 'godot-docs/doc') });
+    const session = await serveInProcess({ cwd: dir, plugins: ['imhex', 'pob', 'godot'], env });
     try {
       for (const page of built) {
         const uri = `ui://${page.plugin}/${page.view}.html`;

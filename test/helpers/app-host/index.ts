@@ -36,8 +36,8 @@ export interface AppHost {
   viewCall(name: string, n?: number, timeoutMs?: number): Promise<ViewCall>;
   /** Every JSON-RPC request the page sent on to the MCP server, in order. */
   wire: WireRequest[];
-  /** A PNG of the view's iframe in ARTIFACTS (and docs/views/ when asked); returns its path. */
-  screenshot(name: string, options?: { doc?: boolean }): Promise<string>;
+  /** A PNG of the view's iframe (its top `maxHeight` pixels, default 900) in ARTIFACTS (and docs/views/ when asked); returns its path. */
+  screenshot(name: string, options?: { doc?: boolean; maxHeight?: number }): Promise<string>;
   /** What the page logged (console, errors, the bridge's log) — put it in a failure message. */
   diagnostics(): string;
   close(): Promise<void>;
@@ -120,10 +120,13 @@ export async function launchAppHosts(): Promise<AppHosts> {
           await new Promise((r) => setTimeout(r, 50));
         }
       },
-      async screenshot(name, { doc = false } = {}) {
+      async screenshot(name, { doc = false, maxHeight = 900 } = {}) {
         await mkdir(ARTIFACTS, { recursive: true });
         const file = path.join(ARTIFACTS, `${name}.png`);
-        await page.locator('#view').screenshot({ path: file, animations: 'disabled' });
+        const box = await page.locator('#view').boundingBox();
+        if (!box) throw new Error(`no view on the page to take a screenshot of\n${diagnostics()}`);
+        const clip = { ...box, height: Math.min(box.height, maxHeight) };
+        await page.screenshot({ path: file, animations: 'disabled', fullPage: true, clip });
         if (doc && process.env.MCPHOST_DOC_SCREENSHOTS === '1') {
           await mkdir(DOCS, { recursive: true });
           await copyFile(file, path.join(DOCS, `${name}.png`));

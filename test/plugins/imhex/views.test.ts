@@ -42,7 +42,7 @@ async function shownBytes(host: AppHost, selector = '.bytes .byte:not(.pad)') {
   const frame = host.page.frameLocator('#view').frameLocator('iframe');
   return frame
     .locator(selector)
-    .evaluateAll((nodes) => nodes.map((n) => ({ offset: Number((n as HTMLElement).dataset.offset), hex: n.textContent })));
+    .evaluateAll((nodes) => nodes.map((n) => ({ offset: Number(n.getAttribute('data-offset')), hex: n.textContent })));
 }
 
 describe('imhex views through mcphost serve', () => {

@@ -97,8 +97,8 @@ describe('pob views through mcphost serve', () => {
       await expect.poll(() => frame.locator('#chart .change[data-stat]').count()).toBeGreaterThan(5);
       const rows = await frame.locator('#chart .change[data-stat]').evaluateAll((nodes) =>
         nodes.map((n) => ({
-          stat: (n as HTMLElement).dataset.stat!,
-          delta: (n as HTMLElement).dataset.delta,
+          stat: n.getAttribute('data-stat')!,
+          delta: n.getAttribute('data-delta') ?? undefined,
           from: n.querySelector('.from')!.textContent,
           to: n.querySelector('.to')!.textContent,
           pct: n.querySelector('.pct')!.textContent,
@@ -111,7 +111,14 @@ describe('pob views through mcphost serve', () => {
         expect(row.delta === undefined ? undefined : Number(row.delta), row.stat).toBe(d.delta);
         expect(row.from, row.stat).toBe(d.a === undefined ? '—' : num(d.a));
         expect(row.to, row.stat).toBe(d.b === undefined ? '—' : num(d.b));
-        const pct = d.a === undefined ? 'new' : d.b === undefined ? 'gone' : d.percent === undefined ? 'from 0' : `${d.percent > 0 ? '+' : ''}${d.percent.toFixed(1)} %`;
+        const pct =
+          d.a === undefined
+            ? 'new'
+            : d.b === undefined
+              ? 'gone'
+              : d.percent === undefined
+                ? 'from 0'
+                : `${d.percent > 0 ? '+' : ''}${d.percent.toFixed(1)} %`;
         expect(row.pct, row.stat).toBe(pct);
         expect(row.up, row.stat).toBe((d.delta ?? 0) >= 0);
       }
