@@ -29,6 +29,8 @@ describe('public entry points', () => {
       'RequestError',
       'ToolError',
       'UnavailableError',
+      'approvalProblem',
+      'codePath',
       'configPath',
       'defineBackend',
       'defineCommand',
@@ -38,6 +40,9 @@ describe('public entry points', () => {
       'isInputRequired',
       'isRequestError',
       'isToolError',
+      'programPath',
+      'requireApproved',
+      'runs',
       'structured',
       'text',
     ]);
@@ -83,6 +88,7 @@ describe('public entry points', () => {
         'ToolDef',
         'ToolHandler',
         'ToolResult',
+        'WithheldSetting',
       ].sort(),
     );
   });
