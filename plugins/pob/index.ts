@@ -13,7 +13,7 @@ import { xmlTools } from './xml-tools.js';
 
 export default function createPobBackend(): Backend<PobConfig> {
   let pool: PobPool | undefined;
-  const poolOf = (ctx: BackendContext<PobConfig>) => (pool ??= new PobPool(ctx.config, ctx.logger, ctx.cacheDir));
+  const poolOf = (ctx: BackendContext<PobConfig>) => (pool ??= new PobPool(ctx.config, ctx.logger, ctx.cacheDir, ctx.withheld));
   let health: (() => ReturnType<typeof pobHealth>) | undefined;
   return defineBackend<PobConfig>({
     name: 'pob',
@@ -33,7 +33,7 @@ export default function createPobBackend(): Backend<PobConfig> {
     },
     resources: viewResources,
     health: (ctx) => {
-      health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool));
+      health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool, ctx.withheld));
       return health();
     },
     async stop() {
