@@ -139,7 +139,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
 
 /** With ImHex, what a command acts on and what ImHex lacks, said where a client reads it. */
 const STOCK_NOTES: Record<string, string> = {
-  read_bytes: 'Reads what ImHex has open (imhex_open_file opens a file); ImHex\'s own read_data is not published beside it.',
+  read_bytes: "Reads what ImHex has open (imhex_open_file opens a file); ImHex's own read_data is not published beside it.",
   hexdump: 'Dumps what ImHex has open.',
   search: 'Searches what ImHex has open.',
   get_offset_info: 'Inspects what ImHex has open.',
