@@ -18,8 +18,7 @@ export const COVERED_BY_SEED: ReadonlySet<string> = new Set(['read_data']);
 
 /** What mcphost says first about an ImHex tool it publishes: how it fits with the seed's commands. */
 const INTRO: Record<string, string> = {
-  open_file:
-    'Opens a file in ImHex so the imhex_* tools act on it (with stock ImHex this, not the `file` setting, chooses the file). ',
+  open_file: 'Opens a file in ImHex so the imhex_* tools act on it (with stock ImHex this, not the `file` setting, chooses the file). ',
   list_open_data_sources: 'The files (data sources) open in ImHex, with the handle imhex_select_data_source takes. ',
   select_data_source: 'Makes another open file the one the imhex_* tools act on. ',
 };
