@@ -70,7 +70,9 @@ export default function exile(): Backend<Config> {
   return defineBackend<Config>({
     name: 'exile',
     version: '0.1.0',
-    description: 'ExileApi game-object graph (Path of Exile HUD): explore, eval, query — live, or from a recorded snapshot',
+    description:
+      'ExileApi game-object graph (Path of Exile HUD): the player (life, mana, buffs, experience), monsters and items around, the area, the UI — ' +
+      'explore, eval, query — live, or from a recorded snapshot',
     configSchema,
     env: { url: 'EXILE_URL', snapshot: 'EXILE_SNAPSHOT', timeBudgetMs: 'EXILE_TIME_BUDGET_MS', workers: 'EXILE_WORKERS' },
     tools: [
@@ -78,7 +80,7 @@ export default function exile(): Backend<Config> {
         name: 'explore',
         title: 'Explore the game-object graph',
         description:
-          'Browse live objects, types and names. target: a path (Player.Components, Entities[0]), type:<TypeName>, or search:<glob>; "" lists the roots ' +
+          'Browse the live game objects (the player, monsters, items on the ground, the area, the UI, inventories), their types and names. target: a path (Player.Components, Entities[0]), type:<TypeName>, or search:<glob>; "" lists the roots ' +
           '(GameController, Player, Entities, IngameState, IngameUi, Camera, Files, Memory). Returns path, type, value, members[] and methods[].',
         input: exploreInput,
         annotations,
@@ -88,7 +90,7 @@ export default function exile(): Backend<Config> {
         name: 'eval',
         title: 'Evaluate an expression',
         description:
-          'Read a value or call a method: dot paths (Player.Position.X), indexers ([0], ["Life"]), method calls with arguments, generic methods ' +
+          'Read one value of the game or call a method (the player\'s life, mana, buffs or experience, an entity\'s position): dot paths (Player.Position.X), indexers ([0], ["Life"]), method calls with arguments, generic methods ' +
           '(Player.GetComponent<Life>().CurHP) and ?. null-safe access.',
         input: evalInput,
         annotations,
@@ -98,7 +100,7 @@ export default function exile(): Backend<Config> {
         name: 'query',
         title: 'Query a collection (Dynamic LINQ)',
         description:
-          'Filter, project and sort a collection with Dynamic LINQ strings: from "Entities", where "Distance < 50 && IsHostile", ' +
+          'Filter, project and sort a collection of game objects (monsters near the player, items on the ground, by rarity or distance) with Dynamic LINQ strings: from "Entities", where "Distance < 50 && IsHostile", ' +
           'select "new { Id, RenderName }", orderBy "Distance", then take / skip.',
         input: queryInput,
         annotations,

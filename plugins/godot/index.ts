@@ -27,7 +27,8 @@ export default function createGodotBackend(): Backend<GodotConfig> {
   return defineBackend<GodotConfig>({
     name: 'godot',
     version: '0.1.0',
-    description: 'Godot Engine class reference, offline: search, classes, members, API checks for GDScript',
+    description:
+      'Godot Engine class reference, offline (nodes, resources, signals, GDScript): search, classes, members, API checks for GDScript',
     configSchema,
     env: configEnv,
     tools: godotTools(indexFor),

@@ -9,6 +9,8 @@ export const SYMBOL_KINDS: readonly SymbolKind[] = ['method', 'property', 'signa
 export interface Status {
   deprecated?: string;
   experimental?: string;
+  /** On pages only: the symbols (`Class`, `Class.member`) the deprecation note names as the replacement. */
+  replacedBy?: string[];
 }
 
 export interface ParamDoc {

@@ -8,7 +8,7 @@ import { KNOWN_TOOLS } from './mcp/known-tools.js';
 import { stockToolDefs } from './mcp/stock-tools.js';
 import type { ImHexProvider } from './provider.js';
 import { createProvider, StockHolder } from './providers.js';
-import { imhexTools } from './tools.js';
+import { imhexTools, withStockNotes } from './tools.js';
 import { viewResources } from './views.js';
 
 export { createProvider };
@@ -57,7 +57,8 @@ export default function imhex() {
     tools: (ctx) => {
       notify ??= ctx.notifyListChanged;
       if (!mayUseStock(ctx.config)) return seed;
-      return [...seed, ...stockToolDefs(stock.current?.tools() ?? KNOWN_TOOLS, seedNames, stockFor)];
+      const known = stock.current?.tools() ?? KNOWN_TOOLS;
+      return [...withStockNotes(seed, known, ctx.config.mode === 'imhex-mcp'), ...stockToolDefs(known, seedNames, stockFor)];
     },
     resources: viewResources,
     async start(ctx) {

@@ -81,7 +81,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       name: 'search',
       title: 'Search bytes',
       description:
-        'Finds a hex byte pattern (?? = any byte, spaces allowed) and returns the offsets where it starts, in [start_offset, end_offset). ' +
+        'Finds every occurrence of a hex byte pattern (?? = any byte, spaces allowed; text as its bytes: "PK" is 50 4B) and returns the offsets where it starts, in [start_offset, end_offset). ' +
         `Stops after max_results matches (default ${DEFAULT_MAX_RESULTS}, at most ${MAX_RESULTS_LIMIT}) with truncated: true.`,
       input: inputs.search,
       output: outputs.search,
@@ -166,4 +166,32 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       },
     }),
   ];
+}
+
+/** With ImHex, what a command acts on and what ImHex lacks, said where a client reads it. */
+const STOCK_NOTES: Record<string, string> = {
+  read_bytes: "Reads what ImHex has open (imhex_open_file opens a file); ImHex's own read_data is not published beside it.",
+  hexdump: 'Dumps what ImHex has open.',
+  search: 'Searches what ImHex has open.',
+  get_offset_info: 'Inspects what ImHex has open.',
+};
+/** Seed commands stock ImHex has no tool for, and the tool that would serve them. */
+const STOCK_MISSING: Record<string, string> = { write_bytes: 'write_data', get_selection: 'get_selection', set_selection: 'set_selection' };
+
+/**
+ * The seed's commands as they are listed where stock ImHex may answer them (`onlyStock`: mode
+ * imhex-mcp; otherwise mode auto may find the MCP Integration plugin first): each says it acts on
+ * what ImHex has open, and a command stock ImHex has no tool for says so, unless ImHex lists one.
+ */
+export function withStockNotes(seed: ToolDef<ImHexConfig>[], known: Array<{ name: string }>, onlyStock: boolean): ToolDef<ImHexConfig>[] {
+  const names = new Set(known.map((t) => t.name));
+  return seed.map((t) => {
+    const note = STOCK_NOTES[t.name];
+    const missing = STOCK_MISSING[t.name];
+    const lacks =
+      missing && !names.has(missing)
+        ? ` Stock ImHex ${onlyStock ? 'has' : '(if that is what answers) has'} no tool for it: refused there, unless ImHex lists ${missing}.`
+        : '';
+    return note || lacks ? { ...t, description: `${t.description}${note ? ` ${note}` : ''}${lacks}` } : t;
+  });
 }

@@ -96,7 +96,8 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
     luaTool({
       name: 'lua_get_stats',
       title: 'PoB stats',
-      description: "PoB's computed stats of the loaded build: every numeric stat (600-700), or the named fields.",
+      description:
+        "PoB's computed stats of the loaded build (DPS, life, energy shield, resistances, …): every numeric stat (600-700), or the named fields.",
       input: z.object({
         build_id: buildIdInput,
         fields,

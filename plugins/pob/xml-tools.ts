@@ -20,7 +20,7 @@ export const xmlTools = [
   defineTool({
     name: 'decode',
     title: 'Decode a PoB share code',
-    description: 'Turns a Path of Building share code (or a file holding one) into the build XML.',
+    description: 'Turns a Path of Building share code (the import code of pastebin or pobb.in, or a file holding one) into the build XML.',
     input: z.object({
       code: z.string().min(1).describe('share code (URL-safe base64 of zlib-deflated build XML), or the path of a file holding one'),
     }),

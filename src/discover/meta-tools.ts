@@ -29,7 +29,7 @@ export const META_TOOLS: ListedTool[] = [
   {
     name: FIND_TOOLS,
     description:
-      "Search this host's tools (every backend) by what you want to do, in plain words. Answers {tools: [{name, description, score}]}, best first. Then use mcphost_describe_tool and mcphost_call_tool.",
+      "Search this host's tools (every backend) by what you want to do, in plain words. Answers {tools: [{name, title, description, score}]}, best first, one line each. Then use mcphost_describe_tool and mcphost_call_tool.",
     inputSchema: {
       type: 'object',
       properties: {

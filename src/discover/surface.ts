@@ -136,7 +136,7 @@ export class ToolSurface {
           title: t.def.title,
           description: t.def.description,
           inputSchema: t.inputSchema,
-          backend: t.host.backend.description,
+          backend: { name: t.host.name, description: t.host.backend.description },
         })),
     );
     this.logger?.debug(`discover: indexed ${index.size} tools in ${Math.round(performance.now() - started)} ms`);

@@ -13,7 +13,7 @@ const STOPWORDS: ReadonlySet<string> = new Set(
     'a an and are as at be been but by can could do does did for from had have how i if in into is it its ' +
     'me my no not of on or our so such that the their them then there these they this those to too us was we ' +
     'were what when where which while who why will with would you your yours should shall may might must ' +
-    'about after all also any because before being between both each got just more most other over ' +
+    'about after all also any because before being both each got just more most other over ' +
     'same some than very want need tell please let using use one ones give show like way'
   ).split(' '),
 );

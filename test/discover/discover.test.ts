@@ -1,7 +1,8 @@
 // The discover mode through the official SDK client: tools/list holds the three meta-tools and the
 // pinned tools whatever is mounted; find → describe → call reaches plugin and mounted tools and
 // answers exactly what a direct call answers; a server that comes up later is found; and the task
-// descriptions of test/fixtures/discover/tasks.json find their tool in the top 3.
+// descriptions of test/fixtures/discover/tasks.json and of the independent, sourced set
+// tasks-sourced.json find their tool (floors here; the figures with intervals: bench/discover.bench.js).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { tokenCounter } from '../../src/discover/tokens.js';
 
 const META = ['mcphost_find_tools', 'mcphost_describe_tool', 'mcphost_call_tool'];
 
-type Hit = { name: string; description: string; score: number };
+type Hit = { name: string; title?: string; description: string; score: number };
 
 async function find(client: Client, query: string, limit?: number): Promise<Hit[]> {
   const result = await client.callTool({ name: 'mcphost_find_tools', arguments: { query, ...(limit && { limit }) } });
@@ -117,27 +118,62 @@ describe('discover mode with all five plugins and server-everything mounted', ()
     expect(JSON.stringify(bad.content)).toContain('query');
   });
 
-  it('puts the right tool in the top 3 for at least 90 % of the plain task descriptions', async () => {
-    const { tasks } = JSON.parse(readFileSync(path.join(FIXTURES, 'discover/tasks.json'), 'utf8')) as {
-      tasks: Array<{ task: string; expect: string[]; half: 'tune' | 'holdout' }>;
-    };
-    const scored = tasks.filter((t) => t.expect.length > 0);
-    expect(scored.length).toBeGreaterThanOrEqual(40);
-    const tally = { tune: [0, 0], holdout: [0, 0] };
-    const misses: string[] = [];
-    for (const t of scored) {
-      const names = (await find(session.client, t.task, 3)).map((h) => h.name);
-      const hit = names.some((n) => t.expect.includes(n));
-      tally[t.half][1]++;
-      if (hit) tally[t.half][0]++;
-      else misses.push(`${t.task} → ${names.join(', ')}`);
+  it('answers compact hits: name, title, a one-line description and a score, best first', async () => {
+    const hits = await find(session.client, 'patch the byte at offset 0x200 to 0x90', 5);
+    expect(hits).toHaveLength(5);
+    for (const h of hits) {
+      expect(Object.keys(h).sort()).toEqual(
+        h.title === undefined ? ['description', 'name', 'score'] : ['description', 'name', 'score', 'title'],
+      );
+      expect(h.description.length).toBeLessThanOrEqual(120);
+      expect(h.description).not.toMatch(/\n/);
     }
-    const rate = (tally.tune[0] + tally.holdout[0]) / scored.length;
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    expect(hits[0]).toMatchObject({ name: 'imhex_write_bytes', title: 'Write bytes' });
+    // A mounted tool's title is its own; one without a title has none.
+    expect((await find(session.client, 'add two numbers with the test server', 1))[0]).toMatchObject({
+      name: 'everything_get-sum',
+      title: 'Get Sum Tool',
+    });
+  });
+
+  it('publishes one ImHex surface in stock-ImHex mode: read_bytes, not also ImHex’s read_data', async () => {
+    const names = (await session.registry.tools()).map((t) => t.publicName);
+    expect(names).toEqual(expect.arrayContaining(['imhex_read_bytes', 'imhex_open_file', 'imhex_execute_pattern_code']));
+    expect(names).not.toContain('imhex_read_data');
+  });
+
+  it('finds an expected tool for the plain task descriptions of both task sets, held-out halves included', async () => {
+    const served = new Set((await session.registry.tools()).map((t) => t.publicName));
+    const tally = async (file: string) => {
+      const { tasks } = JSON.parse(readFileSync(path.join(FIXTURES, 'discover', file), 'utf8')) as {
+        tasks: Array<{ task: string; expect: string[]; half: 'tune' | 'holdout' }>;
+      };
+      const scored = tasks.filter((t) => t.expect.some((n) => served.has(n)));
+      const out = { tune: { n: 0, top3: 0, top5: 0 }, holdout: { n: 0, top3: 0, top5: 0 }, misses: [] as string[] };
+      for (const t of scored) {
+        const names = (await find(session.client, t.task, 5)).map((h) => h.name);
+        const rank = names.findIndex((n) => t.expect.includes(n)) + 1;
+        const half = out[t.half];
+        half.n++;
+        if (rank >= 1 && rank <= 3) half.top3++;
+        if (rank >= 1) half.top5++;
+        else out.misses.push(`${t.task} → ${names.slice(0, 3).join(', ')}`);
+      }
+      return out;
+    };
+    const own = await tally('tasks.json');
+    const sourced = await tally('tasks-sourced.json');
     console.log(
-      `top-3: tune ${tally.tune[0]}/${tally.tune[1]}, holdout ${tally.holdout[0]}/${tally.holdout[1]}; misses:\n${misses.join('\n')}`,
+      `tasks.json ${JSON.stringify({ ...own, misses: undefined })}; tasks-sourced.json ${JSON.stringify({ ...sourced, misses: undefined })}`,
     );
-    expect(rate).toBeGreaterThanOrEqual(0.9);
-    expect(tally.holdout[0] / tally.holdout[1]).toBeGreaterThanOrEqual(0.85);
+    console.log(`not in the top 5:\n${[...own.misses, ...sourced.misses].join('\n')}`);
+    expect(own.tune.n + own.holdout.n).toBeGreaterThanOrEqual(50);
+    expect(sourced.holdout.n).toBeGreaterThanOrEqual(50);
+    // The second set's held-out half: an expected tool in the top 3 for ≥ 90 %, in the top 5 for ≥ 95 %.
+    expect(sourced.holdout.top3 / sourced.holdout.n).toBeGreaterThanOrEqual(0.9);
+    expect(sourced.holdout.top5 / sourced.holdout.n).toBeGreaterThanOrEqual(0.95);
+    expect((own.tune.top3 + own.holdout.top3) / (own.tune.n + own.holdout.n)).toBeGreaterThanOrEqual(0.9);
   });
 });
 

@@ -24,6 +24,8 @@ export class DocIndex {
   private readonly classIdsLower = new Map<string, number>();
   /** Per class: `${kind}:${name}` → doc id. */
   private readonly members: Array<Map<string, number>>;
+  /** Per class: the doc id of the class itself. */
+  private readonly classDocs: number[] = [];
   /** Per class: enum name → ids of its values. */
   private readonly enums: Array<Map<string, number[]>>;
   /** Lowercased symbol name → doc ids (for exact-name boosts and "exists elsewhere" hints). */
@@ -50,7 +52,10 @@ export class DocIndex {
       const list = this.byName.get(key);
       if (list) list.push(id);
       else this.byName.set(key, [id]);
-      if (d.kind === 'class') return;
+      if (d.kind === 'class') {
+        this.classDocs[d.cls] = id;
+        return;
+      }
       this.members[d.cls].set(`${d.kind}:${d.name}`, id);
       if (d.enum) {
         const values = this.enums[d.cls].get(d.enum);
@@ -95,6 +100,11 @@ export class DocIndex {
       parent = this.classes[id].inherits;
     }
     return out;
+  }
+
+  /** The document of the class itself. */
+  classDoc(clsId: number): number | undefined {
+    return this.classDocs[clsId];
   }
 
   member(clsId: number, kind: DocKind, name: string): number | undefined {

@@ -1,6 +1,6 @@
 // What the index keeps per class and per searchable symbol: names, where the class file is, and a
 // short plain-text summary for snippets. Full details are re-read from the class file on demand.
-import type { DocKind, RawClass } from '../model.js';
+import type { DocKind, RawClass, Status } from '../model.js';
 import { toPlain } from '../parse/bbcode.js';
 import { anchorsOf, type Anchor } from './anchors.js';
 
@@ -24,6 +24,16 @@ export interface DocEntry {
   refs?: number;
   /** A virtual method: a hook scripts implement (`_ready`, `_draw`), not an API they call. */
   virtual?: boolean;
+  /** What the reference marks it with: deprecated or experimental, and what replaces it. */
+  status?: DocStatus;
+}
+
+/** A symbol's `deprecated` / `experimental` attributes as plain text, and the symbols its deprecation note names. */
+export interface DocStatus {
+  deprecated?: string;
+  experimental?: string;
+  /** `Class` or `Class.member` the deprecation note points to ("Use [member AnimationMixer.root_node] instead."). */
+  replacedBy?: string[];
 }
 
 /**
@@ -73,6 +83,20 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   const onRef = (target: string, isClass: boolean) =>
     refs.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`);
   const plain = (bbcode: string) => toPlain(bbcode, onRef);
+  /** The notes as plain text; the names a deprecation note links to are what replaces the symbol. */
+  const statusOf = (item: Status): DocStatus | undefined => {
+    if (item.deprecated === undefined && item.experimental === undefined) return undefined;
+    const status: DocStatus = {};
+    if (item.deprecated !== undefined) {
+      const named: string[] = [];
+      status.deprecated = toPlain(item.deprecated, (target, isClass) =>
+        named.push(isClass || /^@?[A-Z][A-Za-z0-9_]*\./.test(target) ? target : `${raw.name}.${target}`),
+      ).trim();
+      if (named.length) status.replacedBy = [...new Set(named)];
+    }
+    if (item.experimental !== undefined) status.experimental = toPlain(item.experimental).trim();
+    return status;
+  };
   const anchors: Anchor[] = [];
   const brief = plain(raw.brief);
   const cls: ClassEntry = { name: raw.name, file, brief };
@@ -86,8 +110,9 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
   const description = plain(raw.description);
   // Tutorial titles are the manual's words for what the class is for ("Using Area2D", "Background loading").
   const titles = raw.tutorials.map((t) => t.title ?? '').join('. ');
+  const classStatus = statusOf(raw);
   docs.push({
-    entry: { kind: 'class', name: raw.name },
+    entry: classStatus ? { kind: 'class', name: raw.name, status: classStatus } : { kind: 'class', name: raw.name },
     summary: summary(brief || description),
     fields: {
       name: raw.name,
@@ -99,11 +124,13 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
       manual: '',
     },
   });
-  const member = (kind: DocKind, name: string, bbcode: string, extra?: { enum?: string; virtual?: boolean }) => {
+  const member = (kind: DocKind, name: string, bbcode: string, extra?: { enum?: string; virtual?: boolean; item?: Status }) => {
     const text = plain(bbcode);
     const entry: Omit<DocEntry, 'cls'> = { kind, name };
     if (extra?.enum) entry.enum = extra.enum;
     if (extra?.virtual) entry.virtual = true;
+    const status = extra?.item && statusOf(extra.item);
+    if (status) entry.status = status;
     docs.push({
       entry,
       summary: summary(text),
@@ -118,11 +145,11 @@ export function entriesOf(raw: RawClass, file: string): ClassEntries {
       },
     });
   };
-  for (const m of raw.methods) member('method', m.name, m.description, { virtual: /\bvirtual\b/.test(m.qualifiers ?? '') });
-  for (const p of raw.properties) if (!p.overrides) member('property', p.name, p.description);
-  for (const s of raw.signals) member('signal', s.name, s.description);
-  for (const c of raw.constants) member('constant', c.name, c.description, { enum: c.enum });
+  for (const m of raw.methods) member('method', m.name, m.description, { virtual: /\bvirtual\b/.test(m.qualifiers ?? ''), item: m });
+  for (const p of raw.properties) if (!p.overrides) member('property', p.name, p.description, { item: p });
+  for (const s of raw.signals) member('signal', s.name, s.description, { item: s });
+  for (const c of raw.constants) member('constant', c.name, c.description, { enum: c.enum, item: c });
   for (const t of raw.themeItems) member('theme_item', t.name, t.description);
-  for (const a of raw.annotations) member('annotation', a.name, a.description);
+  for (const a of raw.annotations) member('annotation', a.name, a.description, { item: a });
   return { cls, docs, refs, anchors };
 }

@@ -12,11 +12,11 @@ import type { BuiltIndex } from './build.js';
 import { Engine, type EngineMeta } from './engine.js';
 import { FIELD_COUNT } from './partial.js';
 import { Summaries } from './summaries.js';
-import { FIELD_NAMES, type ClassEntry, type DocEntry } from './entries.js';
+import { FIELD_NAMES, type ClassEntry, type DocEntry, type DocStatus } from './entries.js';
 
 const FORMAT = 'mcphost-godot-index';
 /** Bump when the parser, tokenizer or ranking changes what the index holds. */
-const INDEX_VERSION = 6;
+const INDEX_VERSION = 7;
 const FINGERPRINT = JSON.stringify({ v: INDEX_VERSION, f: FIELD_NAMES, e: endianness() });
 
 const KIND_CODES: Record<DocKind, string> = {
@@ -50,6 +50,8 @@ interface Persisted {
   files: Array<[string, number, number]>;
   classes: Array<[string, string, string, string]>;
   docs: DocRow[];
+  /** The few documents the reference marks deprecated or experimental: [doc id, status]. */
+  status: Array<[number, DocStatus]>;
   warnings: string[];
   engine: BinaryMeta;
 }
@@ -104,6 +106,7 @@ export function saveIndex(file: string, corpus: Corpus, index: BuiltIndex, manua
       if (d.enum) row.push(d.enum);
       return row;
     }),
+    status: index.docs.flatMap((d, id): Array<[number, DocStatus]> => (d.status ? [[id, d.status]] : [])),
     warnings: index.warnings,
     engine: { ...index.engine.meta(), summaryBytes: index.summaries.bytes.length },
   };
@@ -199,5 +202,6 @@ export function loadIndex(file: string, corpus: Corpus, manual = ''): LoadResult
     if (enumName) doc.enum = enumName;
     return doc;
   });
+  for (const [id, status] of data.status ?? []) if (docs[id]) docs[id].status = status;
   return { index: { classes, docs, warnings: data.warnings, ...binary } };
 }

@@ -8,7 +8,8 @@ import type { Concept } from '../index/engine.js';
 import { wordTerms } from '../index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
-import { namedSymbols } from './identifiers.js';
+import { resolveGuesses, type GuessMatch, type ResolvedGuesses } from './guesses.js';
+import { namedSymbols, type NamedSymbols } from './identifiers.js';
 import { RANKING } from './params.js';
 import { planQuery, type QueryPlan } from './query.js';
 import { priorFor, priorOf } from './ranking.js';
@@ -24,7 +25,49 @@ export interface SearchHit {
   kind: DocKind;
   score: number;
   snippet?: string;
+  /** The reference marks the symbol deprecated: its note as plain text, and what it names as the replacement. */
+  deprecated?: string;
+  replacedBy?: string[];
+  /** The reference marks the symbol experimental: its note (may be empty). */
+  experimental?: string;
+  /** The caller's guess this result comes from, and how it was resolved (exact, accessor, godot3, near-miss, other-class). */
+  guess?: { guess: string; match: GuessMatch };
 }
+
+/**
+ * How a guess's candidates join the ranking: a candidate gets `top × confidence × (base + agree × r)`
+ * added, where top is the best lexical score and r its own lexical score over top (at most 1). A
+ * guess the question's words also support rises to the top; one they do not support at all gets at
+ * most `base` of the top score, so a wrong guess alone cannot push out a strong lexical match.
+ * Chosen on the tuning half of test/fixtures/godot/guesses.json (bench/godot-guesses.js).
+ */
+export interface GuessFusion {
+  base: number;
+  agree: number;
+  /** Multiplier of the members of a class a guess names (its member not found): mention ** confidence. */
+  classMention: number;
+  /** Weight of the words of a guessed member no symbol has, searched beside the question's (1: like the question's). */
+  words: number;
+}
+export const GUESS_FUSION: GuessFusion = { base: 0.7, agree: 1.2, classMention: 1.5, words: 0.25 };
+
+/**
+ * The words of guessed members no symbol has (`Timer.single_shot`: single, shot) as concepts, and the
+ * classes whose members they may find: the guessed classes and their ancestors below the general
+ * bases (Object, Node, RefCounted, Resource), so a wrong guess's words stay inside its class.
+ */
+function guessWords(index: DocIndex, guessed: ResolvedGuesses, weight: number): { concepts: Concept[]; classes: Set<number> } | undefined {
+  if (weight <= 0 || !guessed.words.length || !guessed.classes.size) return undefined;
+  const concepts: Concept[] = [];
+  for (const term of new Set(guessed.words.flatMap((w) => wordTerms(w)))) {
+    const id = index.engine.termId(term);
+    if (id !== undefined) concepts.push({ terms: new Map([[id, 1]]), idf: index.engine.idfOf(id), weight });
+  }
+  const classes = new Set<number>();
+  for (const cid of guessed.classes.keys()) for (const c of index.chain(cid)) if (!GENERIC_BASES.has(index.classes[c].name)) classes.add(c);
+  return concepts.length ? { concepts, classes } : undefined;
+}
+const GENERIC_BASES = new Set(['Object', 'RefCounted', 'Node', 'Resource']);
 
 function normalise(query: string): string {
   return query
@@ -122,6 +165,10 @@ export interface SearchOptions {
   /** Ranking numbers (the fit script and the ablation try others); default: data/ranking.json. */
   params?: RankingParams;
   variant?: SearchVariant;
+  /** API names the caller believes are involved (resolved by lookup/guesses.ts). */
+  guesses?: readonly string[];
+  /** Fusion numbers (the guesses bench tries others); default GUESS_FUSION. */
+  guessFusion?: GuessFusion;
 }
 
 /** Per index: a score slot per document and the list of documents scored, reused by every search (they run one at a time). */
@@ -134,14 +181,38 @@ function scratchFor(index: DocIndex): { slots: Float64Array; ids: Uint32Array } 
 }
 
 /** Ranks every matching document; returns the best `depth` as [id, score]. */
-function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOptions, depth: number): Array<[number, number]> {
+/** The query's named classes with the classes the guesses name added (their members rank higher too). */
+function withGuessedClasses(named: NamedSymbols, guessed: ResolvedGuesses | undefined, fusion: GuessFusion, mention: number): NamedSymbols {
+  if (!guessed?.classes.size) return named;
+  const classes = new Map(named.classes);
+  // classes holds exponents of params.mention: a guess's class gets fusion.classMention ** confidence.
+  const exponent = Math.log(fusion.classMention) / Math.log(mention);
+  for (const [cid, conf] of guessed.classes) classes.set(cid, Math.max(classes.get(cid) ?? 0, conf * exponent));
+  return { ...named, classes };
+}
+
+function rank(
+  index: DocIndex,
+  query: string,
+  plan: QueryPlan,
+  options: SearchOptions,
+  depth: number,
+  guessed?: ResolvedGuesses,
+): Array<[number, number]> {
   const params = options.params ?? RANKING;
-  const named = namedSymbols(index, query, plan.words, plan.identifiers, {
-    exact: params.identifier,
-    fuzzy: params.identifierFuzzy,
-    prefix: params.identifierPrefix,
-  });
+  const fusion = options.guessFusion ?? GUESS_FUSION;
+  const named = withGuessedClasses(
+    namedSymbols(index, query, plan.words, plan.identifiers, {
+      exact: params.identifier,
+      fuzzy: params.identifierFuzzy,
+      prefix: params.identifierPrefix,
+    }),
+    guessed,
+    fusion,
+    params.mention,
+  );
   const prior = priorFor(index, plan.words, named, params);
+  const words = guessed && guessWords(index, guessed, fusion.words);
   const kind = options.kind;
   const { slots, ids } = scratchFor(index);
   const engine = index.engine;
@@ -160,11 +231,34 @@ function rank(index: DocIndex, query: string, plan: QueryPlan, options: SearchOp
       if (v > top) top = v;
     }
     engine.clear(m);
+    // The words of a guessed member no symbol has, among the members of the guessed class only.
+    if (words) {
+      const w = engine.match(words.concepts);
+      for (let k = 0; k < w.count; k++) {
+        const id = w.docs[k];
+        if (!words.classes.has(index.docs[id].cls) || (kind !== undefined && index.docs[id].kind !== kind)) continue;
+        const v = w.scores[id] * (prior.plain ? prior.base[id] : priorOf(index, prior, params, id));
+        if (v <= 0) continue;
+        if (slots[id] === 0) ids[count++] = id;
+        slots[id] += v;
+      }
+      engine.clear(w);
+    }
     // Names the query spells: a share of the top score, so they rise without drowning the rest.
     for (const [id, share] of named.boosts) {
       if (kind !== undefined && index.docs[id].kind !== kind) continue;
       if (slots[id] === 0) ids[count++] = id;
       slots[id] += share * (top || 1);
+    }
+    // The caller's guesses: as much more as the question's own words support them (GuessFusion).
+    if (guessed) {
+      const scale = top || 1;
+      for (const [id, cand] of guessed.symbols) {
+        if (kind !== undefined && index.docs[id].kind !== kind) continue;
+        const own = slots[id];
+        if (own === 0) ids[count++] = id;
+        slots[id] += scale * cand.confidence * (fusion.base + fusion.agree * Math.min(1, own / scale));
+      }
     }
     const ranked = best(index, ids.subarray(0, count), (id) => slots[id], limit);
     for (let k = 0; k < count; k++) slots[ids[k]] = 0;
@@ -199,7 +293,8 @@ export function search(index: DocIndex, query: string, options: SearchOptions): 
   index.engine.tune(params.bm25f);
   const plan = planQuery(index, query, params, options.variant?.vocabulary);
   options.variant?.expand?.(index, plan, params);
-  const ranked = rank(index, query, plan, options, options.limit);
+  const guessed = options.guesses?.length ? resolveGuesses(index, options.guesses) : undefined;
+  const ranked = rank(index, query, plan, options, options.limit, guessed);
   const wanted = (id: number) => options.kind === undefined || index.docs[id].kind === options.kind;
   const exact = exactMatches(index, query).filter(wanted);
   let results = ranked;
@@ -220,6 +315,12 @@ export function search(index: DocIndex, query: string, options: SearchOptions): 
     const hit: SearchHit = { uri: uriOf(index, id), name: index.qualifiedName(id), kind: d.kind, score: Math.round(score * 1000) / 1000 };
     const text = snippet(index.summary(id), queryTerms);
     if (text) hit.snippet = text;
+    const status = d.status;
+    if (status?.deprecated !== undefined) hit.deprecated = status.deprecated || 'deprecated';
+    if (status?.deprecated !== undefined && status.replacedBy) hit.replacedBy = status.replacedBy;
+    if (status?.experimental !== undefined) hit.experimental = status.experimental;
+    const cand = guessed?.symbols.get(id);
+    if (cand) hit.guess = { guess: cand.guess, match: cand.match };
     return hit;
   });
 }

@@ -4,7 +4,8 @@ import { defineTool, structured, type CallContext, type ToolDef } from '../../..
 import type { GodotConfig } from '../config.js';
 import type { DocIndex } from '../index/doc-index.js';
 import { callResults, codeResults, report } from '../lookup/check-api.js';
-import { resolveClass, resolveSymbol } from '../lookup/resolve.js';
+import { classOrSuccessor, symbolOrSuccessor } from '../lookup/successor.js';
+import { MAX_GUESSES } from '../lookup/guesses.js';
 import { search, SEARCH_KINDS } from '../lookup/search.js';
 import { classDoc } from '../view/class-doc.js';
 import { symbolDoc } from '../view/symbol-doc.js';
@@ -26,7 +27,11 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
       title: 'Search the Godot API reference',
       description:
         'Full-text search over Godot classes, methods, properties, signals, constants, theme items and annotations. ' +
-        'Returns [{uri, name, kind, score, snippet}] best first; name is Class or Class.member. Search first, then fetch details with godot_get_class / godot_get_symbol.',
+        'Returns [{uri, name, kind, score, snippet, deprecated?, replacedBy?, experimental?, guess?}] best first; name is Class or Class.member. ' +
+        'Pass guesses: the API names you think are involved, even unsure or from Godot 3 (["KinematicBody2D.move_and_slide", "Timer.set_interval"]): ' +
+        'each is resolved (exact, renamed since Godot 3, near miss, the member on another class) and its Godot 4 symbol ranks higher as far as the ' +
+        "question's words agree, so describe the task in words too; a wrong guess costs little. " +
+        'Search first, then fetch details with godot_get_class / godot_get_symbol.',
       input: z.object({
         query: z
           .string()
@@ -35,10 +40,15 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
           .describe('what to look for: words ("move a character with collisions") or a name (Node2D, _ready, Node2D.look_at)'),
         kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of symbol'),
         limit: z.number().int().min(1).max(100).default(10).describe('how many results (1–100)'),
+        guesses: z
+          .array(z.string().min(1).max(200, 'a guess is longer than 200 characters: give one API name per guess'))
+          .max(MAX_GUESSES, `at most ${MAX_GUESSES} guesses`)
+          .optional()
+          .describe('API names you believe are involved (Class.member, Class, a global; Godot 3 names and near misses are resolved)'),
       }),
       _meta: viewMeta(SEARCH_VIEW),
       annotations: readOnly,
-      handler: async ({ query, kind, limit }, ctx) => search(await indexFor(ctx), query, { kind, limit }),
+      handler: async ({ query, kind, limit, guesses }, ctx) => search(await indexFor(ctx), query, { kind, limit, guesses }),
     }),
     tool({
       name: 'get_class',
@@ -52,8 +62,10 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
       annotations: readOnly,
       handler: async ({ name }, ctx) => {
         const index = await indexFor(ctx);
-        const doc = classDoc(index, resolveClass(index, name));
-        return structured(doc as unknown as Record<string, unknown>, JSON.stringify(doc));
+        const { clsId, godot3 } = classOrSuccessor(index, name);
+        const doc = classDoc(index, clsId);
+        const out = godot3 ? { ...doc, godot3, note: godot3.note } : doc;
+        return structured(out as unknown as Record<string, unknown>, JSON.stringify(out));
       },
     }),
     tool({
@@ -68,7 +80,8 @@ export function godotTools(indexFor: IndexFor): ToolDef<GodotConfig>[] {
       annotations: readOnly,
       handler: async ({ qname }, ctx) => {
         const index = await indexFor(ctx);
-        return symbolDoc(index, resolveSymbol(index, qname));
+        const { symbol, godot3 } = symbolOrSuccessor(index, qname);
+        return symbolDoc(index, symbol, godot3);
       },
     }),
     tool({

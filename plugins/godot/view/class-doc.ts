@@ -3,7 +3,18 @@
 // GodotClassDoc `themeItems: Record<data type, names>`, `annotations: string[]`, `category`,
 // `since`), with this plugin's extra detail beside them (`signature`, `params` — an alias of
 // `arguments` kept for one release —, `themeItemDetails`, `annotationDetails`).
-import type { ConstantDoc, MethodDoc, ParamDoc, PropertyDoc, RawClass, SignalDoc, Status, ThemeItemDoc, TutorialLink } from '../model.js';
+import type {
+  ConstantDoc,
+  DocKind,
+  MethodDoc,
+  ParamDoc,
+  PropertyDoc,
+  RawClass,
+  SignalDoc,
+  Status,
+  ThemeItemDoc,
+  TutorialLink,
+} from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
 import { classUri } from '../uri.js';
@@ -159,5 +170,21 @@ export function classDoc(index: DocIndex, clsId: number): GodotClassDoc {
   if (raw.operators.length) out.operators = raw.operators.map((o) => methodOut(o, md));
   if (raw.category) out.category = raw.category;
   if (raw.version) out.since = raw.version;
-  return status(raw, out, md);
+  // What replaces a deprecated member: the names its note links to, collected when the index was built.
+  const replaced = (kind: DocKind, list: Array<Status & { name: string }>) => {
+    for (const item of list) {
+      if (item.deprecated === undefined) continue;
+      const id = index.member(clsId, kind, item.name);
+      const by = id === undefined ? undefined : index.docs[id].status?.replacedBy;
+      if (by) item.replacedBy = by;
+    }
+  };
+  replaced('method', out.methods);
+  replaced('property', out.properties);
+  replaced('signal', out.signals);
+  replaced('constant', out.constants);
+  const own = index.docs[index.classDoc(clsId) ?? -1]?.status?.replacedBy;
+  const doc = status(raw, out, md);
+  if (own && doc.deprecated !== undefined) doc.replacedBy = own;
+  return doc;
 }

@@ -4,6 +4,8 @@ import type { SymbolKind } from '../model.js';
 import type { DocIndex } from '../index/doc-index.js';
 import type { ResolvedSymbol } from '../lookup/resolve.js';
 import { symbolUri } from '../uri.js';
+import type { Godot3Note } from '../lookup/version.js';
+import { changedSince3 } from '../lookup/version.js';
 import { constantOut, markdownFor, methodOut, propertyOut, signalOut, themeItemOut, type ConstantOut } from './class-doc.js';
 
 export interface SymbolDoc {
@@ -23,6 +25,10 @@ export interface SymbolDoc {
   alsoKinds?: SymbolKind[];
   /** For enums: their values. */
   values?: ConstantOut[];
+  /** What the deprecation note names as the replacement (`Class.member`), when the symbol is deprecated. */
+  replacedBy?: string[];
+  /** Asked by a Godot 3 name, or changed since Godot 3: what Godot 3 had and what changed. */
+  godot3?: Godot3Note;
   [detail: string]: unknown;
 }
 
@@ -63,7 +69,8 @@ function details(index: DocIndex, r: ResolvedSymbol): Record<string, unknown> & 
   }
 }
 
-export function symbolDoc(index: DocIndex, r: ResolvedSymbol): SymbolDoc {
+/** `asked`: the Godot 3 name the caller used, when the symbol is its Godot 4 successor. */
+export function symbolDoc(index: DocIndex, r: ResolvedSymbol, asked?: Godot3Note): SymbolDoc {
   const className = index.classes[r.clsId].name;
   const { name: _name, ...rest } = details(index, r);
   const out: SymbolDoc = {
@@ -82,5 +89,12 @@ export function symbolDoc(index: DocIndex, r: ResolvedSymbol): SymbolDoc {
     out.note = `${requested}.${r.name} is inherited: it is declared in ${className} (${out.inherited.chain.join(' → ')}).`;
   }
   if (r.alsoKinds.length) out.alsoKinds = r.alsoKinds;
+  const replacedBy = r.docId === undefined ? undefined : index.docs[r.docId].status?.replacedBy;
+  if (replacedBy && out.deprecated !== undefined) out.replacedBy = replacedBy;
+  const godot3 = asked ?? changedSince3(index, r.clsId, r.name);
+  if (godot3) {
+    out.godot3 = godot3;
+    out.note = out.note ? `${godot3.note} ${out.note}` : godot3.note;
+  }
   return out;
 }

@@ -1,7 +1,8 @@
 // Stock ImHex's own tools (open_file, execute_pattern_code, get_patterns, …), published as
 // imhex_<name> with ImHex's schemas and answered by ImHex unchanged, so pattern-language analysis
-// is reachable from every MCP client. A tool the seed's commands already cover under the same name
-// is not published twice.
+// is reachable from every MCP client. One surface: a tool the seed's commands already do is not
+// published beside them — under the same name, or read_data, which read_bytes (hex, cut at the
+// data's end where ImHex answers zeros), hexdump, search and get_offset_info all read through.
 import type { CallContext, ToolDef } from '../../../src/backend/index.js';
 import type { ImHexConfig } from '../config.js';
 import type { KnownTool } from './known-tools.js';
@@ -12,17 +13,27 @@ const BACKSTOP_MS = 24 * 60 * 60 * 1000;
 
 const READ_ONLY = new Set(['list_open_data_sources', 'read_data', 'get_patterns', 'get_pattern_console_content']);
 
+/** ImHex's tools whose job a seed command does (and does better): not published. */
+export const COVERED_BY_SEED: ReadonlySet<string> = new Set(['read_data']);
+
+/** What mcphost says first about an ImHex tool it publishes: how it fits with the seed's commands. */
+const INTRO: Record<string, string> = {
+  open_file: 'Opens a file in ImHex so the imhex_* tools act on it (with stock ImHex this, not the `file` setting, chooses the file). ',
+  list_open_data_sources: 'The files (data sources) open in ImHex, with the handle imhex_select_data_source takes. ',
+  select_data_source: 'Makes another open file the one the imhex_* tools act on. ',
+};
+
 export function stockToolDefs(
   tools: KnownTool[],
   seedNames: Set<string>,
   stockFor: (ctx: CallContext<ImHexConfig>) => Promise<StockImHex>,
 ): ToolDef<ImHexConfig>[] {
   return tools
-    .filter((t) => !seedNames.has(t.name))
+    .filter((t) => !seedNames.has(t.name) && !COVERED_BY_SEED.has(t.name))
     .map((t) => ({
       name: t.name,
       title: t.title,
-      description: `${t.description} (stock ImHex's own tool, through its MCP server)`,
+      description: `${INTRO[t.name] ?? ''}${t.description} (stock ImHex's own tool, through its MCP server)`,
       input: { jsonSchema: t.inputSchema },
       output: { jsonSchema: t.outputSchema },
       annotations: READ_ONLY.has(t.name)

@@ -46,7 +46,8 @@ describe('godot through the MCP server (in-process, SDK client)', () => {
     ]);
     for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
     const search = tools.find((t) => t.name === 'godot_search')!;
-    expect(Object.keys((search.inputSchema as { properties: object }).properties).sort()).toEqual(['kind', 'limit', 'query']);
+    expect(Object.keys((search.inputSchema as { properties: object }).properties).sort()).toEqual(['guesses', 'kind', 'limit', 'query']);
+    expect(search.description).toMatch(/guesses/);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
       'godot://class/{name}',
@@ -122,7 +123,7 @@ describe('godot through the MCP server (in-process, SDK client)', () => {
   });
 
   it('answers unknown names with NOT_FOUND and a did-you-mean list', async () => {
-    const r = await call('godot_get_class', { name: 'KinematicBody2D' });
+    const r = await call('godot_get_class', { name: 'CharacterBody2E' });
     expect(r.isError).toBe(true);
     expect(r._meta!['mcphost/error']).toMatchObject({
       code: 'NOT_FOUND',
@@ -132,6 +133,22 @@ describe('godot through the MCP server (in-process, SDK client)', () => {
     expect(m._meta!['mcphost/error']).toMatchObject({
       code: 'NOT_FOUND',
       data: { suggestions: expect.arrayContaining(['Node.add_child']) },
+    });
+  });
+
+  it('answers a Godot 3 name with its Godot 4 successor and what changed', async () => {
+    const cls = await call('godot_get_class', { name: 'KinematicBody2D' });
+    expect(cls.isError).toBeFalsy();
+    expect(cls.structuredContent).toMatchObject({
+      name: 'CharacterBody2D',
+      godot3: { name: 'KinematicBody2D', change: 'renamed', godot4: 'CharacterBody2D' },
+      note: expect.stringMatching(/Godot 3 name of CharacterBody2D/),
+    });
+    const sym = await call('godot_get_symbol', { qname: 'KinematicBody2D.move_and_slide' });
+    expect(sym.structuredContent).toMatchObject({
+      qname: 'CharacterBody2D.move_and_slide',
+      signature: 'move_and_slide() -> bool',
+      godot3: { change: 'changed', signature: expect.stringMatching(/^move_and_slide\(linear_velocity: Vector2/) },
     });
   });
 

@@ -44,7 +44,7 @@ describe('imhex-mcp on the ImHex replica with a file open', () => {
     await imhex?.close();
   });
 
-  it('publishes the seed commands and ImHex’s own tools with ImHex’s schemas', async () => {
+  it('publishes one surface: the seed commands and what only ImHex’s own tools add, with ImHex’s schemas', async () => {
     await session.client.callTool({ name: 'imhex_read_bytes', arguments: { offset: 0, count: 1 } }); // ImHex reached: its own list is published
     const { tools } = await session.client.listTools();
     const names = tools.map((t) => t.name).sort();
@@ -60,7 +60,6 @@ describe('imhex-mcp on the ImHex replica with a file open', () => {
         'imhex_list_open_data_sources',
         'imhex_open_file',
         'imhex_read_bytes',
-        'imhex_read_data',
         'imhex_search',
         'imhex_select_data_source',
         'imhex_set_selection',
@@ -70,6 +69,12 @@ describe('imhex-mcp on the ImHex replica with a file open', () => {
     const open = tools.find((t) => t.name === 'imhex_open_file')!;
     expect(open.inputSchema).toMatchObject({ type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] });
     expect(open.outputSchema?.required).toEqual(['name', 'type', 'size', 'is_writable', 'handle']);
+    // ImHex lists read_data (the replica does): read_bytes is its one tool; each says what it acts on and what ImHex lacks.
+    expect(open.description).toMatch(/^Opens a file in ImHex so the imhex_\* tools act on it/);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.description ?? '']));
+    expect(byName.imhex_read_bytes).toMatch(/Reads what ImHex has open .*read_data is not published/);
+    expect(byName.imhex_write_bytes).toMatch(/Stock ImHex has no tool for it: refused there, unless ImHex lists write_data/);
+    expect(byName.imhex_hexdump).toMatch(/Dumps what ImHex has open/);
   });
 
   it('reads, searches, inspects and dumps ImHex’s bytes; write and selection are refused', async () => {
@@ -184,8 +189,11 @@ describe('imhex-mcp refusals and failures', () => {
       expect(r.error).toMatchObject({ code: -32001 });
       expect(r.text).toMatch(/^ImHex has no data source open: open a file in ImHex, or call imhex_open_file with its path/);
     }
-    const direct = await session.client.callTool({ name: 'imhex_read_data', arguments: { address: 0, size: 4 } });
+    const direct = await session.client.callTool({ name: 'imhex_get_patterns', arguments: {} });
     expect(direct.isError).toBe(true);
+    // This ImHex lists write_data and the selection tools: the seed's commands no longer say they are refused.
+    const listed = Object.fromEntries((await session.client.listTools()).tools.map((t) => [t.name, t.description ?? '']));
+    expect(listed.imhex_write_bytes).not.toMatch(/no tool for it/);
     expect(imhex!.state.crashed).toBe(false);
 
     const copy = tmp.write('copy.bin', 'abcdefgh');
