@@ -31,6 +31,7 @@ export type {
   ResourceContents,
   ResourceDef,
   ResourceListing,
+  ResourceMeta,
   ResourceSubscribe,
   ResourceTemplateDef,
   Root,
@@ -39,7 +40,13 @@ export type {
   ToolAnnotations,
   ToolDef,
   ToolHandler,
+  ToolMeta,
   ToolResult,
+  ToolVisibility,
+  UiResourceCsp,
+  UiResourceMeta,
+  UiResourcePermissions,
+  UiToolMeta,
   WithheldSetting,
 } from './types.js';
 export { codePath, configPath, defineBackend, defineCommand, definePrompt, defineTool, programPath, runs } from './define.js';

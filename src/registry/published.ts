@@ -1,13 +1,23 @@
 // What the registry publishes and takes: the published entries of every list, the options of a
 // call, and what monitoring is told. Types only, so every part of the registry (and the server)
 // can name them without importing one another.
-import type { Logger, ProgressUpdate, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef, TraceContext } from '../backend/types.js';
+import type {
+  Logger,
+  ProgressUpdate,
+  PromptDef,
+  ResourceDef,
+  ResourceTemplateDef,
+  ToolDef,
+  ToolMeta,
+  TraceContext,
+} from '../backend/types.js';
 import type { BackendHost } from './backend-host.js';
 import type { ClientChannel, InputBroker } from './asks.js';
 import type { HostClient } from './clients.js';
 import type { Limits } from './limits.js';
 import type { CallOutcome } from './result.js';
 import type { JsonSchema } from './schemas.js';
+import type { UiRenames } from './ui-names.js';
 
 export interface RegistryOptions {
   logger: Logger;
@@ -30,6 +40,10 @@ export interface PublishedTool {
   def: ToolDef;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /** The tool's `_meta` as clients that render views are listed it (its `ui://` URIs as published). */
+  meta?: ToolMeta;
+  /** The backend's `ui://` URIs published under other names (ui-names.ts): its results are rewritten with them. */
+  renames?: UiRenames;
 }
 
 export interface PublishedPrompt {
@@ -44,6 +58,12 @@ export interface PublishedResource {
   plugin: string;
   host: BackendHost;
   def: ResourceDef;
+  /** The URI it is published under: `def.uri`, or its new name when another backend publishes that too. */
+  uri: string;
+  /** Set when the backend has renamed `ui://` URIs: its reads' contents are rewritten with them. */
+  renames?: UiRenames;
+  /** `def._meta` with those URIs renamed. */
+  meta?: ResourceDef['_meta'];
 }
 
 export interface PublishedTemplate {
