@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const MIN_LENGTH = 6;
-export const REDACTED = '«redacted»';
+const REDACTED = '«redacted»';
 
 const secrets = new Set<string>();
 let ordered: string[] = [];

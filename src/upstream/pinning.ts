@@ -49,7 +49,7 @@ export interface PinStatus {
 }
 
 /** What to run to approve the server's tools as they are now. */
-export const approveToolsHint = (name: string) => `mcphost trust --tools ${name}`;
+const approveToolsHint = (name: string) => `mcphost trust --tools ${name}`;
 
 export function createPinning(options: PinOptions, logger?: Logger) {
   let status: PinStatus = { mode: options.mode, changed: [], added: [], withheld: [] };
@@ -113,7 +113,7 @@ const MAX_LINES = 6;
 const MAX_VALUE = 120;
 
 /** Where two definitions differ: one `path: old → new` line per differing value, the first few. */
-export function difference(before: ToolDefinition, after: ToolDefinition): string[] {
+function difference(before: ToolDefinition, after: ToolDefinition): string[] {
   const lines: string[] = [];
   const walk = (a: unknown, b: unknown, at: string) => {
     if (canonicalJson(a) === canonicalJson(b)) return;
