@@ -4,7 +4,7 @@ import type { HealthReport } from '../backend/types.js';
 import { UnavailableError } from '../backend/errors.js';
 import { PluginLoadError } from '../loader/errors.js';
 import { ConfigError } from '../config/errors.js';
-import { describeSource } from '../config/layers.js';
+import { describeSource, isPlainObject, setPath, sourceOf } from '../config/layers.js';
 import { HOST_PLUGIN_KEYS } from '../config/schema.js';
 import { builtinNames, BUILTIN_ROOT, builtinEntry } from '../loader/builtins.js';
 import { importOutside } from '../loader/host-modules.js';
@@ -100,6 +100,12 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
   // Each plugin's settings carry their own sources (resolving them writes nothing into `resolved`).
   const merged = new Map(resolved.sources);
   for (const r of results) for (const [key, source] of r.loaded?.sources ?? []) merged.set(key, source);
+  // A value that came from a reference is shown as written (`${env:GITHUB_TOKEN}`), never expanded
+  // (unless the environment or a flag set that key instead).
+  for (const [at, written] of resolved.references) {
+    const key = at.startsWith('mcpServers.') ? `servers.${at.slice('mcpServers.'.length)}` : at;
+    if (hasPath(config, key.split('.')) && sourceOf(merged, key)?.kind === 'file') setPath(config, key.split('.'), written);
+  }
   const sources: Record<string, string> = {};
   for (const [key, source] of [...merged.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
   // A setting the file may not apply yet: the default stands, and the source says what to approve.
@@ -117,6 +123,16 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
     sources,
     errors: results.filter((r) => r.error).map((r) => ({ plugin: r.name, stage: r.stage!, message: r.error!.message })),
   };
+}
+
+function hasPath(root: unknown, keyPath: readonly string[]): boolean {
+  let cur = root;
+  for (const key of keyPath) {
+    if (!isPlainObject(cur) && !Array.isArray(cur)) return false;
+    if (!Object.hasOwn(cur as object, key)) return false;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return true;
 }
 
 export interface DoctorReport {

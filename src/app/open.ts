@@ -87,7 +87,10 @@ export function loaderOptions(opened: OpenedConfig, options: Pick<OpenOptions, '
     installed: options.installed,
     builtinRoot: options.builtinRoot,
     logger,
-    upstream: async (name, server) => (await import('../upstream/backend.js')).createUpstreamBackend(name, server, resolved.env),
+    upstream: async (name, server) => {
+      const { createUpstreamBackend, pinningFor } = await import('../upstream/backend.js');
+      return createUpstreamBackend(name, server, resolved.env, pinningFor(name, server, resolved));
+    },
   };
 }
 

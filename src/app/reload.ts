@@ -8,6 +8,7 @@
 import { withheldText } from '../backend/approval.js';
 import type { Logger } from '../backend/types.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import { pinsFile } from '../config/tool-pins.js';
 import { notTrustedText, trustStoreFile } from '../config/trust.js';
 import { toolSurface } from '../discover/surface.js';
 import { NotTrustedError } from '../loader/errors.js';
@@ -38,6 +39,8 @@ function watchedFiles(resolved: ResolvedConfig): string[] {
   if (resolved.file) files.add(resolved.file);
   for (const imported of resolved.imported.values()) files.add(imported.file);
   files.add(trustStoreFile(resolved.env));
+  // Not a reason to reload: live-config.ts tells clients to list the tools again instead.
+  files.add(pinsFile(resolved.env));
   return [...files];
 }
 

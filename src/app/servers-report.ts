@@ -8,7 +8,8 @@ import { NotTrustedError } from '../loader/errors.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
 import type { UpstreamStatus } from '../kit/mcp/client.js';
-import { createUpstreamBackend, upstreamTarget } from '../upstream/backend.js';
+import { createUpstreamBackend, pinningFor, upstreamTarget } from '../upstream/backend.js';
+import type { PinStatus } from '../upstream/pinning.js';
 import { notTrustedText } from '../config/trust.js';
 
 interface ServerReport {
@@ -16,8 +17,10 @@ interface ServerReport {
   enabled: boolean;
   transport: 'stdio' | 'http';
   target: string;
-  state: UpstreamStatus['state'] | 'disabled' | 'invalid' | 'not-trusted' | 'not-started';
+  state: UpstreamStatus['state'] | 'disabled' | 'invalid' | 'not-trusted' | 'not-started' | 'tools-changed';
   tools?: number;
+  /** Tools that are not as approved (pinTools): changed, with the difference, or new. */
+  pins?: PinStatus;
   message: string;
   status?: UpstreamStatus;
 }
@@ -72,7 +75,11 @@ export async function serversReport(options: OpenOptions & { names?: string[] })
     reports.set(name, { ...base, state: 'idle', message: '' });
     let imported;
     try {
-      imported = await importBackend(name, { resolved, logger, upstream: (n, s) => createUpstreamBackend(n, s, resolved.env) });
+      imported = await importBackend(name, {
+        resolved,
+        logger,
+        upstream: (n, s) => createUpstreamBackend(n, s, resolved.env, pinningFor(n, s, resolved)),
+      });
     } catch (error) {
       if (!(error instanceof NotTrustedError)) throw error;
       reports.set(name, { ...base, state: 'not-trusted', message: error.hint });
@@ -86,10 +93,12 @@ export async function serversReport(options: OpenOptions & { names?: string[] })
       const health = await registry.health();
       for (const { name } of loaded) {
         const h = health[name];
-        const status = h.detail as (UpstreamStatus & { tools?: number }) | undefined;
+        const status = h.detail as (UpstreamStatus & { tools?: number; pins?: PinStatus }) | undefined;
         const report = reports.get(name)!;
+        const changed = status?.state === 'connected' && status.pins !== undefined;
         Object.assign(report, {
-          state: status?.state ?? (h.ok ? 'connected' : 'down'),
+          state: changed ? 'tools-changed' : (status?.state ?? (h.ok ? 'connected' : 'down')),
+          ...(status?.pins && { pins: status.pins }),
           message: h.message ?? '',
           ...(status?.tools !== undefined && { tools: status.tools }),
           ...(status && { status }),

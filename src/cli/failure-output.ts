@@ -3,10 +3,11 @@
 import { CallFailure } from '../app/failures.js';
 import type { ExitCode } from './exit-codes.js';
 import { colorsFor } from './style.js';
+import { redact, redactDeep } from '../lib/secrets.js';
 
 /** Plain JSON, even on a terminal: what --json prints is for programs. */
 export function writeJson(json: unknown): void {
-  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(redactDeep(json), null, 2)}\n`);
 }
 
 /**
@@ -19,5 +20,5 @@ export function writeFailure(error: Error, exit: ExitCode, json: boolean): void 
     const extra = call ? { code: call.code, ...(call.data !== undefined && { data: call.data }) } : {};
     // A tool that ran keeps its raw MCP result beside the error, as `call --json` prints on success.
     writeJson({ error: { message: error.message, exit, ...extra }, ...call?.result });
-  } else process.stderr.write(`${colorsFor(process.stderr).red('Error:')} ${error.message}\n`);
+  } else process.stderr.write(`${colorsFor(process.stderr).red('Error:')} ${redact(error.message)}\n`);
 }

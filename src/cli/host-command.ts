@@ -9,6 +9,7 @@ import { globalFlag } from './flags.js';
 import { writeFailure, writeJson } from './failure-output.js';
 import { hostOptions, type GlobalFlagValues } from './host-options.js';
 import { LOG_LEVELS } from '../lib/logger.js';
+import { redact } from '../lib/secrets.js';
 import { usageErrorFromParse } from './parse-errors.js';
 
 /** `--plugins a,b`: which backends a command works on (the same flag, wording and default everywhere). */
@@ -69,6 +70,16 @@ export abstract class HostCommand extends Command {
     const exit = exitCodeFor(error);
     if (exit === undefined) return super.catch(error);
     return this.failWith(error, exit);
+  }
+
+  // What a command prints never shows a secret the config referenced (lib/secrets.ts): its lines,
+  // its JSON and its errors (failure-output.ts).
+  override log(message?: string, ...args: unknown[]): void {
+    super.log(message === undefined ? message : redact(message), ...args);
+  }
+
+  override logToStderr(message?: string, ...args: unknown[]): void {
+    super.logToStderr(message === undefined ? message : redact(message), ...args);
   }
 
   /** Reports a failure (failure-output.ts) and exits with its code. */

@@ -29,7 +29,13 @@ export default class Servers extends HostCommand {
         this.log(`no servers in ${report.file ?? '.mcprc (none found)'}: add one under "servers" (see docs/servers.md)`);
       const c = colorsFor();
       const mark = (state: string) =>
-        state === 'connected' ? c.green('✔') : state === 'disabled' || state === 'not-started' ? '-' : c.red('✖');
+        state === 'connected'
+          ? c.green('✔')
+          : state === 'disabled' || state === 'not-started'
+            ? '-'
+            : state === 'tools-changed'
+              ? c.yellow('!')
+              : c.red('✖');
       this.log(
         columns(
           report.servers.map((s) => [
@@ -44,7 +50,10 @@ export default class Servers extends HostCommand {
         ),
       );
     }
-    const down = report.servers.filter((s) => s.state === 'down').map((s) => ({ plugin: s.name, message: s.message }));
+    // Tools withheld because they changed since approval need the user as much as a server that is down.
+    const down = report.servers
+      .filter((s) => s.state === 'down' || (s.state === 'tools-changed' && s.pins?.mode === 'block'))
+      .map((s) => ({ plugin: s.name, message: s.message }));
     const untrusted = report.servers.find((s) => s.state === 'not-trusted');
     const invalid = report.servers.find((s) => s.state === 'invalid');
     // A status report like doctor's: printed (or returned as JSON) either way, and the exit says it.

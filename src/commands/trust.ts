@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { manageTrust } from '../app/trust.js';
+import { approveServerTools } from '../app/trust-tools.js';
 import { HostCommand } from '../cli/host-command.js';
 import { UsageError } from '../app/tool-args.js';
 
@@ -15,18 +16,33 @@ export default class Trust extends HostCommand {
     '<%= config.bin %> trust .mcp.json',
     '<%= config.bin %> trust --list',
     '<%= config.bin %> trust --revoke .mcprc',
+    '<%= config.bin %> trust --tools everything',
   ];
   static override enableJsonFlag = true;
   static override args = { file: Args.string({ description: 'the file to approve or revoke (default: what mcphost reads here)' }) };
   static override flags = {
     list: Flags.boolean({ description: 'list the approved files, and whether each is still as approved' }),
     revoke: Flags.boolean({ description: 'take the approval back' }),
+    tools: Flags.string({
+      description:
+        'approve the tools this mounted server lists now: those that changed since it was approved, or are new, are served again (pinTools)',
+      helpValue: '<server>',
+    }),
   };
 
   async run() {
     const { args, flags } = await this.parse(Trust);
     if (flags.list && (flags.revoke || args.file)) throw new UsageError('--list takes neither a file nor --revoke');
     const options = this.hostOptions(flags);
+    if (flags.tools !== undefined) {
+      if (flags.list || flags.revoke || args.file) throw new UsageError('--tools takes a server name, and no file, --list or --revoke');
+      const approval = await approveServerTools({ ...options, server: flags.tools });
+      if (this.jsonEnabled()) return approval;
+      for (const c of approval.changed) this.log(`approved the change of ${approval.server}'s ${c.tool}: ${c.difference.join('; ')}`);
+      for (const t of approval.added) this.log(`approved ${approval.server}'s new tool ${t}`);
+      this.log(`pinned ${approval.tools.length} tools of ${approval.server} as it lists them now (recorded in ${approval.store})`);
+      return approval;
+    }
     const action = flags.list ? 'list' : flags.revoke ? 'revoke' : 'approve';
     const report = await manageTrust({ cwd: options.cwd, env: options.env, file: args.file, action, installed: options.installed });
     if (this.jsonEnabled()) return report;

@@ -7,7 +7,7 @@
 import type * as z from 'zod';
 import { issueLines, type IssueLine } from '../lib/zod-issues.js';
 import { ConfigError } from './errors.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, type ReferenceContext } from './interpolate.js';
 import { isPlainObject } from './layers.js';
 import { pluginSectionSchema, upstreamServerSchema } from './schema.js';
 
@@ -43,7 +43,12 @@ export interface SeparatedEntries {
  * Takes the three entry sections out of `raw` (so the rest can be interpolated and validated as
  * before), and answers each entry interpolated and checked against its own schema.
  */
-export function separateEntries(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, file: string | undefined): SeparatedEntries {
+export function separateEntries(
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  file: string | undefined,
+  references?: ReferenceContext,
+): SeparatedEntries {
   const out: SeparatedEntries = { sections: {}, unusable: new Map() };
   for (const section of ENTRY_SECTIONS) {
     const entries = raw[section];
@@ -53,7 +58,7 @@ export function separateEntries(raw: Record<string, unknown>, env: NodeJS.Proces
     const usable: Record<string, unknown> = {};
     for (const [name, entry] of Object.entries(entries)) {
       const key = `${section}.${name}`;
-      const { value, lines } = check(section, name, entry, env, file);
+      const { value, lines } = check(section, name, entry, env, file, references);
       if (lines.length === 0) usable[name] = value;
       else if (!out.unusable.has(name)) {
         const where = file ? ` in ${file}` : '';
@@ -77,10 +82,11 @@ function check(
   entry: unknown,
   env: NodeJS.ProcessEnv,
   file: string | undefined,
+  references: ReferenceContext | undefined,
 ): { value?: unknown; lines: IssueLine[] } {
   let value: unknown;
   try {
-    value = interpolate(entry, env, file, [section, name]);
+    value = interpolate(entry, env, file, [section, name], references);
   } catch (error) {
     if (error instanceof ConfigError) return { lines: error.lines };
     throw error;

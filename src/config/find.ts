@@ -93,7 +93,7 @@ async function readFound(
   const trust = trustStatus(file, bytes, how, env, approvals);
   if (isExecutableConfig(file) && !trust.trusted) return { file, raw: {}, trust, unread: true };
   const content = bytes.toString('utf8');
-  const raw: unknown = content.trim() === '' ? {} : await parseConfigFile(file, content);
+  const raw: unknown = content.trim() === '' ? {} : await parseConfigFile(file, bytes);
   if (raw === undefined || raw === null) return { file, raw: {}, trust };
   checkConfigShape(raw, file);
   if (typeof raw !== 'object' || Array.isArray(raw)) {

@@ -9,7 +9,7 @@ import { userCacheDir } from './cache-dir.js';
 import { importClientServers, type ImportedServer } from './client-servers.js';
 import type { FoundConfig } from './find.js';
 import { separateEntries, type UnusableEntry } from './entries.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, type ReferenceContext } from './interpolate.js';
 import {
   deepClone,
   deepFreeze,
@@ -57,6 +57,8 @@ export interface ResolvedConfig {
   readonly unread?: boolean;
   /** Keys of an untrusted file that were not applied (WIDENING_KEYS). */
   readonly withheld: readonly string[];
+  /** Key paths whose value held a reference (`${env:…}`, `${file:…}`, `${cmd:…}`), as written: shown instead of the value. */
+  readonly references: ReadonlyMap<string, string>;
 }
 
 export interface ResolveOptions {
@@ -76,8 +78,14 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const fileSource: Source = { kind: 'file', file: found.file ?? '' };
   const raw = deepClone(found.raw);
   const withheld = found.trust && !found.trust.trusted ? withhold(raw) : [];
-  const entries = separateEntries(raw, env, found.file);
-  const value = interpolate(raw, env, found.file) as Record<string, unknown>;
+  const references: ReferenceContext = {
+    trusted: found.trust?.trusted ?? true,
+    baseDir: found.file ? path.dirname(found.file) : cwd,
+    written: new Map(),
+    approveHint: found.trust ? `mcphost trust ${found.trust.file}` : undefined,
+  };
+  const entries = separateEntries(raw, env, found.file, references);
+  const value = interpolate(raw, env, found.file, [], references) as Record<string, unknown>;
   Object.assign(value, entries.sections);
   recordLeaves(sources, value, [], fileSource);
   sources.delete('');
@@ -127,6 +135,7 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
     overrides,
     imported,
     unusable: entries.unusable,
+    references: references.written!,
     ...trusted,
   });
 }

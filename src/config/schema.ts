@@ -43,6 +43,12 @@ const upstreamCommon = {
     .describe(
       "publish the server's tools and prompts as <name>_<tool> (default true); false publishes its own names, and a clash with another's is a start-up error",
     ),
+  pinTools: z
+    .enum(['block', 'warn', 'off'])
+    .optional()
+    .describe(
+      "a tool whose definition changed since the server was approved, or that is new: block withholds it until `mcphost trust --tools <name>` (default for a project's files), warn serves it with a warning (default in your own config), off compares nothing",
+    ),
   protocol: z
     .enum(['auto', '2025-11-25', '2026-07-28'])
     .optional()

@@ -1,6 +1,7 @@
 // The one logger. It writes to stderr only: in stdio mode stdout carries protocol and nothing else.
 import { inspect } from 'node:util';
 import type { Logger, LogLevel } from '../backend/types.js';
+import { redact } from './secrets.js';
 
 /** The host's levels: a backend logs at error…debug; `silent` (MCP_SERVER_LOG=silent) keeps stderr empty. */
 export type HostLogLevel = LogLevel | 'silent';
@@ -22,7 +23,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const emit = (at: LogLevel) => (message: string, detail?: unknown) => {
     if (!logsAt(level, at)) return;
     const extra = detail === undefined ? '' : ` ${formatDetail(detail)}`;
-    write(`[${scope}] ${at}: ${message}${extra}\n`);
+    // A setting quoted in a message never shows a secret the config referenced (lib/secrets.ts).
+    write(redact(`[${scope}] ${at}: ${message}${extra}\n`));
   };
   return {
     error: emit('error'),

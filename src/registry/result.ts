@@ -1,4 +1,5 @@
 // Shapes what a handler returned into an MCP CallToolResult, and failures into error results.
+import { redact } from '../lib/secrets.js';
 import type { InputRequiredResult, ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
 import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
 import type { RemoteTaskHandle } from './remote-task.js';
@@ -58,8 +59,9 @@ export function resultError(result: ToolResult): NonNullable<CallOutcome['error'
 }
 
 export function errorOutcome(kind: ErrorKind, code: string | number, fullMessage: string, data?: unknown): CallOutcome {
-  // A handler's error may quote its input: the answer stays small whatever it held.
-  const message = capText(fullMessage);
+  // A handler's error may quote its input: the answer stays small whatever it held. One that quotes
+  // a setting (a URL with a token in it) never shows a secret the config referenced.
+  const message = capText(redact(fullMessage));
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = measure(data, MAX_ERROR_CHARS).bytes > MAX_ERROR_CHARS ? { omitted: 'too large' } : data;
   return {

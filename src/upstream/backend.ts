@@ -1,23 +1,67 @@
 // A `servers.<name>` entry of .mcprc mounted as a backend named <name>: the upstream's tools are
 // published as `<name>_<tool>`, its prompts likewise, its resources and templates as they are.
 import type { Backend, HealthReport } from '../backend/types.js';
+import type { ResolvedConfig } from '../config/resolve.js';
 import type { UpstreamServerConfig } from '../config/schema.js';
 import { createMirroredBackend } from '../kit/mirrored-backend.js';
 import type { UpstreamTarget } from '../kit/mcp/client.js';
 import { healthWaitMs } from '../kit/mcp/health.js';
+import { serverPinKey } from '../config/tool-pins.js';
+import { createPinning, pinSummary, type PinMode, type PinStatus } from './pinning.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };
   return { kind: 'http', url: server.url, headers: server.headers };
 }
 
-export function createUpstreamBackend(name: string, server: UpstreamServerConfig, env: NodeJS.ProcessEnv): Backend {
+/** What identifies a server for its pins: what starts it (never its env or headers, which hold secrets). */
+export function pinTarget(server: UpstreamServerConfig): { key: unknown; shown: string } {
   const target = upstreamTarget(server);
+  if (target.kind === 'http') return { key: { url: target.url }, shown: target.url };
+  return {
+    key: { command: target.command, args: target.args ?? [], cwd: target.cwd ?? '' },
+    shown: [target.command, ...(target.args ?? [])].join(' '),
+  };
+}
+
+/** The pin check of a mounted server: `pinTools` from its entry, else block (a project's file) or warn (the user's own). */
+export interface UpstreamPinning {
+  mode: PinMode;
+}
+
+/**
+ * `servers.<name>.pinTools`, else by where the entry is: warn in the user's own config folder,
+ * block anywhere else — a project's .mcprc (approved, or named with --config, as a client's entry
+ * names it), a client's .mcp.json.
+ */
+export function pinningFor(
+  name: string,
+  server: UpstreamServerConfig,
+  resolved: Pick<ResolvedConfig, 'trust' | 'imported'>,
+): UpstreamPinning {
+  if (server.pinTools) return { mode: server.pinTools };
+  if (resolved.imported.has(name)) return { mode: 'block' };
+  return { mode: resolved.trust?.reason === 'user' ? 'warn' : 'block' };
+}
+
+export function createUpstreamBackend(
+  name: string,
+  server: UpstreamServerConfig,
+  env: NodeJS.ProcessEnv,
+  pinning: UpstreamPinning = { mode: 'off' },
+): Backend {
+  const target = upstreamTarget(server);
+  const identity = pinTarget(server);
+  let pins: ReturnType<typeof createPinning> | undefined;
   const up = createMirroredBackend({
     name,
     client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol }),
-    mirror: () => ({ allowedTools: server.allowedTools, blockedTools: server.blockedTools }),
+    mirror: (_client, ctx) => {
+      pins = createPinning({ name, key: serverPinKey(name, identity.key), target: identity.shown, mode: pinning.mode, env }, ctx.logger);
+      return { allowedTools: server.allowedTools, blockedTools: server.blockedTools, filterTools: pins.filter };
+    },
   });
+  const pinStatus = (): PinStatus | undefined => pins?.status();
 
   const where = target.kind === 'http' ? `at ${target.url}` : `\`${[target.command, ...(target.args ?? [])].join(' ')}\``;
   const fix =
@@ -40,7 +84,9 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
     async health(ctx): Promise<HealthReport> {
       const { client } = up.ensure(ctx);
       const { tools, ...status } = await up.check(ctx);
-      const detail = { ...status, ...(tools !== undefined && { tools }) };
+      const pinned = pinStatus();
+      const changedTools = pinned && pinSummary(name, pinned);
+      const detail = { ...status, ...(tools !== undefined && { tools }), ...(changedTools && { pins: pinned }) };
       if (status.state === 'connected' && !status.answered) {
         return {
           ok: false,
@@ -50,11 +96,10 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
       }
       if (status.state === 'connected') {
         const served = status.server ? `${status.server.name} ${status.server.version}` : 'server';
-        return {
-          ok: true,
-          message: `connected to ${served} ${where} (${status.via}${tools !== undefined ? `, ${tools} tools` : ''})`,
-          detail,
-        };
+        const connected = `connected to ${served} ${where} (${status.via}${tools !== undefined ? `, ${tools} tools` : ''})`;
+        // Withheld tools are something to act on; warned ones are said but do not fail the check.
+        if (changedTools) return { ok: pinned.mode !== 'block', message: `${connected}; ${changedTools}`, detail };
+        return { ok: true, message: connected, detail };
       }
       if (status.state === 'connecting') {
         const limit = server.connectTimeoutMs ?? 30_000;

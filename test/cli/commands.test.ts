@@ -50,13 +50,15 @@ describe('inspection commands', () => {
     ]);
   });
 
-  it('config prints resolved values with their sources, redacting the token', async () => {
+  it('config prints resolved values with their sources, a reference as written, redacting the token', async () => {
     const r = await cli(ConfigCommand, ['--json'], { GREETING: 'howdy', MCPHOST_PORT: '7999', SECRET: 'hunter2' });
     const report = JSON.parse(r.stdout);
     expect(report.file).toBe(path.join(t.dir, '.mcprc.yaml'));
-    expect(report.config.plugins.kitchen.greeting).toBe('howdy');
+    // A value from a reference is a secret reference's: shown as written, never expanded (issue 34).
+    expect(report.config.plugins.kitchen.greeting).toBe('${GREETING:-hey}');
+    expect(r.stdout).not.toContain('howdy');
     expect(report.config.http.port).toBe(7999);
-    expect(report.config.http.token).toBe('<redacted>');
+    expect(report.config.http.token).toBe('${SECRET:-none}');
     expect(r.stdout).not.toContain('hunter2');
     expect(report.sources).toMatchObject({
       'http.port': 'env MCPHOST_PORT',

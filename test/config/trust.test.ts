@@ -3,7 +3,7 @@
 // of a found file wait for `mcphost trust`, and a changed file waits again. Each attack is planted
 // for real (files, `git init`, chown) and the command paths run in-process; test/e2e/trust.test.ts
 // repeats the main ones through the binary.
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +146,71 @@ describe('files others own or can write', () => {
     await expect(findConfig({ cwd: t.dir, env })).rejects.toThrow(
       `Refusing approval record ${trustStoreFile(env)}: group and others can write it`,
     );
+  });
+});
+
+describe('folders others can write (issue 36, item 4)', () => {
+  const isRoot = process.getuid?.() === 0;
+
+  it('refuses a config whose folder group or others can write, for every command, without running it (exit 3)', async () => {
+    const t = tempDir();
+    const dir = path.join(t.dir, 'shared');
+    mkdirSync(dir);
+    const marker = path.join(t.dir, 'RAN');
+    const file = path.join(dir, '.mcprc.js');
+    writeFileSync(file, payload(marker));
+    const env = isolatedEnv(t.dir);
+    await manageTrust({ cwd: dir, env: env as NodeJS.ProcessEnv, action: 'approve' });
+    chmodSync(dir, 0o775);
+    for (const [name, command] of COMMANDS) {
+      const r = await runCommand(command, [], { cwd: dir, env });
+      expect(r.exitCode, name).toBe(3);
+      expect(r.stderr, name).toContain(
+        `Refusing config file ${file}: group and others can write its folder ${dir} (mode 0775), so another user could swap the file for another after mcphost checked it. Fix: chmod go-w ${dir}`,
+      );
+    }
+    await expect(manageTrust({ cwd: dir, env: env as NodeJS.ProcessEnv, action: 'approve' })).rejects.toThrow('can write its folder');
+    expect(existsSync(marker)).toBe(false);
+    // A sticky folder (as /tmp is) lets nobody but a file's owner rename or remove it: accepted.
+    chmodSync(dir, 0o1777);
+    expect((await findConfig({ cwd: dir, env: env as NodeJS.ProcessEnv })).trust?.trusted).toBe(true);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it.runIf(isRoot)('refuses a config in a folder another user owns (exit 3)', async () => {
+    const t = tempDir();
+    const dir = path.join(t.dir, 'theirs');
+    mkdirSync(dir);
+    const file = path.join(dir, '.mcprc');
+    writeFileSync(file, 'plugins:\n  pob: {}\n');
+    chownSync(dir, 65534, 65534);
+    await expect(findConfig({ cwd: dir, env: { HOME: t.dir } })).rejects.toThrow(
+      `Refusing config file ${file}: its folder ${dir} belongs to another user (uid 65534; you are uid 0)`,
+    );
+  });
+});
+
+describe('an approved code config runs the bytes that were approved (issue 36, item 4)', () => {
+  it('from a private copy beside it, so its relative imports resolve; nothing is left behind', async () => {
+    const t = tempDir();
+    const env = isolatedEnv(t.dir) as NodeJS.ProcessEnv;
+    const esm = path.join(t.dir, 'esm');
+    const cjs = path.join(t.dir, 'cjs');
+    mkdirSync(esm);
+    mkdirSync(cjs);
+    writeFileSync(path.join(esm, 'settings.mjs'), 'export const port = 7123;\n');
+    writeFileSync(path.join(esm, '.mcprc.mjs'), "import { port } from './settings.mjs';\nexport default { http: { port } };\n");
+    writeFileSync(path.join(cjs, 'settings.js'), 'module.exports = { port: 7124 };\n');
+    writeFileSync(path.join(cjs, '.mcprc.js'), "module.exports = { http: { port: require('./settings.js').port } };\n");
+    for (const [dir, port] of [
+      [esm, 7123],
+      [cjs, 7124],
+    ] as const) {
+      await manageTrust({ cwd: dir, env, action: 'approve' });
+      const { resolved } = await openConfig({ cwd: dir, env, writeLog: () => undefined });
+      expect(resolved.config.http.port).toBe(port);
+      expect(readdirSync(dir).sort()).toEqual(dir === esm ? ['.mcprc.mjs', 'settings.mjs'] : ['.mcprc.js', 'settings.js']);
+    }
   });
 });
 

@@ -30,7 +30,9 @@ describe('an HTTP server mounted from .mcprc', () => {
     url = `http://127.0.0.1:${port}/mcp`;
     writeConfig(tmp.dir, {
       servers: {
-        fxh: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' } },
+        // warn: the tools it adds at run time are served (block, a project file's default, would
+        // withhold them until `mcphost trust --tools`: test/upstream/pinned-tools.test.ts).
+        fxh: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' }, pinTools: 'warn' },
         fxh2: { url, headers: { Authorization: 'Bearer ${FX_TOKEN}' }, timeoutMs: 1500, allowedTools: ['slow'], enabled: false },
         nokey: { url, enabled: false },
       },

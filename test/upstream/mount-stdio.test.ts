@@ -16,7 +16,9 @@ describe('a stdio server mounted from .mcprc', () => {
   beforeAll(async () => {
     writeConfig(tmp.dir, {
       servers: {
-        fx: fixtureEntry(journal),
+        // warn: the tools it adds at run time are served (block, a project file's default, would
+        // withhold them until `mcphost trust --tools`: test/upstream/pinned-tools.test.ts).
+        fx: fixtureEntry(journal, { pinTools: 'warn' }),
         // The same server again, with a short timeout and a tool filter.
         fxt: fixtureEntry(journal, { timeoutMs: 400, blockedTools: ['crash', 'grand*'] }, { FIXTURE_TOOLS_ONLY: '1' }),
         fxa: fixtureEntry(journal, { allowedTools: ['echo', 'div*'] }, { FIXTURE_TOOLS_ONLY: '1' }),

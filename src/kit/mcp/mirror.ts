@@ -29,6 +29,11 @@ export interface MirrorOptions {
   listResources?(): Promise<Resource[]>;
   /** Replaces reading a resource through the upstream client. */
   readResource?(uri: string, signal: AbortSignal): Promise<{ contents: Array<{ uri: string; [k: string]: unknown }> }>;
+  /**
+   * Decides which of the server's tools are published (pinned tools): given every list, the live
+   * one (`live`) and the one remembered from before the server answered.
+   */
+  filterTools?(tools: Tool[], live: boolean): Tool[];
 }
 
 export interface Mirror {
@@ -125,11 +130,18 @@ export function createMirror(options: MirrorOptions): Mirror {
 
   const capable = async (what: 'prompts' | 'resources') => Boolean((await client.connect()).getServerCapabilities()?.[what]);
 
+  const filtered = (tools: Tool[], live: boolean) => (options.filterTools ? options.filterTools(tools, live) : tools);
+
   return {
-    tools: async (ctx) =>
-      defs.toolDefs(
-        await list<Tool>('tools', ctx, async () => (await client.request((c) => c.listTools(undefined, client.listOptions()))).tools),
-      ),
+    tools: async (ctx) => {
+      let live = false;
+      const tools = await list<Tool>('tools', ctx, async () => {
+        const answered = (await client.request((c) => c.listTools(undefined, client.listOptions()))).tools;
+        live = true;
+        return answered;
+      });
+      return defs.toolDefs(filtered(tools, live));
+    },
     prompts: async (ctx) =>
       (
         await list<Prompt>('prompts', ctx, async () =>
@@ -158,6 +170,6 @@ export function createMirror(options: MirrorOptions): Mirror {
         })
       ).map((t) => defs.templateDef(t, completions)),
     notify: (kind) => notifyHost?.(kind),
-    toolCount: () => (known.tools ? defs.toolDefs(known.tools as Tool[]).length : undefined),
+    toolCount: () => (known.tools ? defs.toolDefs(filtered(known.tools as Tool[], false)).length : undefined),
   };
 }
