@@ -5,6 +5,10 @@ import type { UpstreamServerConfig } from '../config/schema.js';
 import { createMirroredBackend } from '../kit/mirrored-backend.js';
 import type { UpstreamTarget } from '../kit/mcp/client.js';
 import { healthWaitMs } from '../kit/mcp/health.js';
+import { signInCommand } from './oauth/errors.js';
+import { OAuthSession } from './oauth/session.js';
+import { oauthSettings } from './oauth/settings.js';
+import { SignInStore } from './oauth/store.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };
@@ -13,9 +17,19 @@ export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
 
 export function createUpstreamBackend(name: string, server: UpstreamServerConfig, env: NodeJS.ProcessEnv): Backend {
   const target = upstreamTarget(server);
+  const oauth = oauthSettings(name, server);
+  let session: OAuthSession | undefined;
   const up = createMirroredBackend({
     name,
-    client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol }),
+    client: (ctx) => {
+      // A server that wants OAuth is sent the user's tokens from `mcphost auth`, renewed as they expire; never a browser.
+      if (oauth && target.kind === 'http') {
+        session ??= new OAuthSession({ settings: oauth, store: SignInStore.for(env, name, oauth.url), logger: ctx.logger });
+        const signedIn = session;
+        target.auth = { provider: signedIn, refused: () => signedIn.refused() };
+      }
+      return { target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol };
+    },
     mirror: () => ({ allowedTools: server.allowedTools, blockedTools: server.blockedTools }),
   });
 
@@ -62,6 +76,14 @@ export function createUpstreamBackend(name: string, server: UpstreamServerConfig
           ok: false,
           message: `upstream ${name} has not answered initialize yet (waiting ${Math.round((client.connectingForMs() ?? 0) / 1000)} s of connectTimeoutMs ${limit}); ${fix}`,
           detail,
+        };
+      }
+      // Down for want of a sign-in: the command is the whole fix (not "start the server").
+      if (status.lastError?.includes(`\`${signInCommand(name)}\``)) {
+        return {
+          ok: false,
+          message: `upstream ${name} needs a sign-in: ${status.lastError}`,
+          detail: { ...detail, signIn: signInCommand(name) },
         };
       }
       const retry = status.retryInMs !== undefined ? ` (next restart attempt in ${Math.ceil(status.retryInMs / 1000)} s)` : '';

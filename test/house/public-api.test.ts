@@ -147,6 +147,7 @@ describe('public entry points', () => {
         'RunWorkerOptions',
         'StagedFile',
         'TypedWorker',
+        'UpstreamAuth',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',

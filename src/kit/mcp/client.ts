@@ -11,10 +11,10 @@ import { DeadlineError, openUpstream, type Live } from './connect.js';
 import { describeError, httpAnswer, notProcessed } from './errors.js';
 import { AskRouter } from './asks.js';
 import { NotWatchableError } from '../../backend/errors.js';
-import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
+import type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
-export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
+export type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
 
 /** After a connect timed out, requests within this long get its error instead of another attempt. */
 const RETRY_AFTER_TIMEOUT_MS = 1_000;
@@ -285,6 +285,13 @@ export class UpstreamClient {
         }
         if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') {
           throw new ToolError(`${this.label} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
+        }
+        const target = this.options.target;
+        if (error instanceof SdkHttpError && error.status === 401 && target.kind === 'http' && target.auth) {
+          // Its credentials were refused even after renewing them: down until the user signs in again.
+          const reason = target.auth.refused();
+          this.drop(live, reason);
+          throw this.unavailable(reason, error);
         }
         if (error instanceof SdkHttpError && !notProcessed(error)) {
           throw new ToolError(`${this.label} answered ${httpAnswer(error)}`, { code: `HTTP_${error.status}`, cause: error });

@@ -37,6 +37,8 @@ export function describeError(error: unknown, target: UpstreamTarget): string {
     return `cannot start \`${error.command}\`: ${hint}`;
   }
   const where = target.kind === 'http' ? target.url : `\`${target.command}\``;
+  // Still 401 after the credentials were renewed: the sign-in itself is what needs doing.
+  if (error instanceof SdkHttpError && error.status === 401 && target.kind === 'http' && target.auth) return target.auth.refused();
   if (error instanceof SdkHttpError) return `${where} answered ${httpAnswer(error)}`;
   if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') return `${where} did not answer initialize in time`;
   const code = errnoOf(error);

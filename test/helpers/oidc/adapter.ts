@@ -11,7 +11,7 @@ interface Stored {
 
 export class TestStore {
   private readonly items = new Map<string, Stored>();
-  /** Every id ever stored per model: for opaque tokens (refresh tokens, codes) the id is the token. */
+  /** Every id ever stored per model (for opaque tokens, refresh tokens and codes, the id is the token), and client secrets. */
   readonly issued = new Map<string, Set<string>>();
 
   adapter(model: string): Adapter {
@@ -30,8 +30,9 @@ export class TestStore {
         this.items.set(key(id), { payload, ...(expiresIn && { expiresAt: Date.now() + expiresIn * 1000 }) });
         let ids = this.issued.get(model);
         if (!ids) this.issued.set(model, (ids = new Set()));
-        ids.add(id);
-        if (typeof payload.client_secret === 'string') this.issued.get(model)!.add(payload.client_secret);
+        // A client's id is public (it is in every authorization link); its secret is not.
+        if (model !== 'Client') ids.add(id);
+        if (typeof payload.client_secret === 'string') ids.add(payload.client_secret);
       },
       find: async (id) => get(id),
       findByUid: async (uid) => [...this.items.entries()].find(([k, v]) => k.startsWith(`${model}:`) && v.payload.uid === uid)?.[1].payload,

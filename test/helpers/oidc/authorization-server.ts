@@ -163,7 +163,7 @@ export async function startAuthServer(options: AuthServerOptions = {}): Promise<
     issuedSecrets() {
       const out = new Set<string>([SERVICE_CLIENT.client_secret]);
       for (const model of ['RefreshToken', 'AuthorizationCode', 'RegistrationAccessToken', 'Client', 'AccessToken', 'ClientCredentials'])
-        for (const id of store.issued.get(model) ?? []) if (model !== 'Client' || id.length > 20) out.add(id);
+        for (const id of store.issued.get(model) ?? []) out.add(id);
       for (const c of options.clients ?? []) if (c.client_secret) out.add(c.client_secret);
       return [...out];
     },
