@@ -31,6 +31,7 @@ export type {
   ResourceContents,
   ResourceDef,
   ResourceListing,
+  ResourceMeta,
   ResourceSubscribe,
   ResourceTemplateDef,
   Root,
@@ -39,7 +40,13 @@ export type {
   ToolAnnotations,
   ToolDef,
   ToolHandler,
+  ToolMeta,
   ToolResult,
+  ToolVisibility,
+  UiResourceCsp,
+  UiResourceMeta,
+  UiResourcePermissions,
+  UiToolMeta,
 } from './types.js';
 export { configPath, defineBackend, defineCommand, definePrompt, defineTool } from './define.js';
 export { MissingCapabilityError, NotFoundError, RequestError, ToolError, UnavailableError, isRequestError, isToolError } from './errors.js';

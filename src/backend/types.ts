@@ -213,6 +213,72 @@ export interface CallContext<C = unknown> extends BackendContext<C> {
   input?: InputAnswers;
 }
 
+// MCP Apps (the `io.modelcontextprotocol/ui` extension, SEP-1865 as of 2026-01-26): a tool names a
+// `ui://` resource, an HTML view the client renders its results with (`text/html;profile=mcp-app`).
+// These fields reach a client that declared the extension unchanged; one that did not sees the tool
+// and the resource as it would without them, and no tool meant only for views.
+
+/** Who may call a tool: the client's model, a view (an app) of the same server, or both. */
+export type ToolVisibility = 'model' | 'app';
+
+/** A tool's `_meta.ui`. */
+export interface UiToolMeta {
+  /** The `ui://` resource the client renders this tool's results with. */
+  resourceUri?: string;
+  /**
+   * Who may call it (default both). Without `'model'` the tool is for views only: mcphost lists it
+   * to no model (a client without the extension, discover mode's search), and still answers calls.
+   */
+  visibility?: ToolVisibility[];
+  /** Anything else the extension defines later passes unchanged (the spec puts `csp` and `permissions` on the resource). */
+  [key: string]: unknown;
+}
+
+/** A tool's `_meta`: the view it renders with (`ui`), and anything else, passed to the client as it is. */
+export interface ToolMeta {
+  ui?: UiToolMeta;
+  /** The older flat spelling of `ui.resourceUri`, still read by some clients: give both. */
+  'ui/resourceUri'?: string;
+  [key: string]: unknown;
+}
+
+/** Origins a view may reach; each omitted list means none (the client's restrictive default). */
+export interface UiResourceCsp {
+  /** fetch, XHR, WebSocket (`connect-src`). */
+  connectDomains?: string[];
+  /** Scripts, styles, images, fonts, media. */
+  resourceDomains?: string[];
+  /** Nested iframes (`frame-src`). */
+  frameDomains?: string[];
+  /** `base-uri`. */
+  baseUriDomains?: string[];
+}
+
+/** Browser features a view asks for; the client may grant them or not. */
+export interface UiResourcePermissions {
+  camera?: Record<string, never>;
+  microphone?: Record<string, never>;
+  geolocation?: Record<string, never>;
+  clipboardWrite?: Record<string, never>;
+}
+
+/** A view's `_meta.ui`, on its `resources/list` entry and on its `resources/read` contents (which win). */
+export interface UiResourceMeta {
+  csp?: UiResourceCsp;
+  permissions?: UiResourcePermissions;
+  /** A dedicated sandbox origin; its format is the client's (e.g. `<hash>.claudemcpcontent.com`). */
+  domain?: string;
+  /** Whether the client should draw a border and background around the view. */
+  prefersBorder?: boolean;
+  [key: string]: unknown;
+}
+
+/** A resource's `_meta`: a view's `ui` settings, and anything else, passed as it is. */
+export interface ResourceMeta {
+  ui?: UiResourceMeta;
+  [key: string]: unknown;
+}
+
 export interface ToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
@@ -271,26 +337,37 @@ export interface ToolDef<C = unknown, S extends z.ZodType = z.ZodType> {
    * Without it the call is answered when done.
    */
   task?: 'optional' | 'required';
+  /**
+   * Metadata listed with the tool: `ui` names the view of its results (MCP Apps). Listed only to
+   * clients that declared the `io.modelcontextprotocol/ui` extension.
+   */
+  _meta?: ToolMeta;
   handler: ToolHandler<z.output<S>, C>;
 }
 
 export interface ResourceContents {
   uri: string;
+  /** A view's is `text/html;profile=mcp-app`. */
   mimeType?: string;
   text?: string;
   blob?: string;
-  _meta?: Record<string, unknown>;
+  /** A view's `ui` settings (csp, permissions, domain, prefersBorder): they win over the listing's. */
+  _meta?: ResourceMeta;
 }
 
 /** A read returns `{ contents }`, a string (text with the resource's mimeType) or a JSON value. */
 export type ReadResult = { contents: ResourceContents[] } | string | unknown;
 
 export interface ResourceDef<C = unknown> {
+  /** A view's URI starts with `ui://`. */
   uri: string;
   name: string;
   title?: string;
   description?: string;
+  /** A view's is `text/html;profile=mcp-app`. */
   mimeType?: string;
+  /** Listed with the resource to clients that declared the MCP Apps extension (a view's `ui` settings). */
+  _meta?: ResourceMeta;
   /**
    * The URI is handed as-is to a server that matches it itself (a mounted MCP server): a `{var}`
    * may then hold `/`, and a URI whose scheme only this backend publishes is read here too.
@@ -316,6 +393,7 @@ export interface ResourceListing {
   title?: string;
   description?: string;
   mimeType?: string;
+  _meta?: ResourceMeta;
 }
 
 export interface ResourceTemplateDef<C = unknown> {
@@ -325,6 +403,8 @@ export interface ResourceTemplateDef<C = unknown> {
   title?: string;
   description?: string;
   mimeType?: string;
+  /** Listed with the template to clients that declared the MCP Apps extension. */
+  _meta?: ResourceMeta;
   /** Concrete resources this template stands for, merged into `resources/list`. */
   list?(ctx: BackendContext<C>): ResourceListing[] | Promise<ResourceListing[]>;
   /** Argument completion, keyed by template variable. */

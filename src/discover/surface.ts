@@ -9,7 +9,8 @@ import { closest } from '../registry/names.js';
 import type { CallOptions, PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
 import { globMatcher } from '../upstream/defs.js';
-import { listedTool, type ListedTool } from './listing.js';
+import { listedTo, listedTool, type ListedTool } from './listing.js';
+import { isAppOnly } from '../registry/views.js';
 import {
   CALL_TOOL,
   callInput,
@@ -62,11 +63,15 @@ export class ToolSurface {
     this.pinned = settings.pinned.length ? globMatcher([...settings.pinned]) : () => false;
   }
 
-  /** What `tools/list` answers. */
-  async list(): Promise<ListedTool[]> {
-    const tools = await this.registry.tools();
-    if (this.settings.mode === 'flat') return tools.map(listedTool);
-    return [...META_TOOLS, ...tools.filter((t) => this.pinned(t.publicName) && !META_NAMES.has(t.publicName)).map(listedTool)];
+  /**
+   * What `tools/list` answers; `views`: the client renders MCP Apps views, and is listed each tool's
+   * `_meta` and the tools meant for views only (see registry/views.ts).
+   */
+  async list(views = false): Promise<ListedTool[]> {
+    const tools = (await this.registry.tools()).filter((t) => listedTo(t, views));
+    if (this.settings.mode === 'flat') return tools.map((t) => listedTool(t, views));
+    const pinned = tools.filter((t) => this.pinned(t.publicName) && !META_NAMES.has(t.publicName));
+    return [...META_TOOLS, ...pinned.map((t) => listedTool(t, views))];
   }
 
   /** Whether `name` is one of the meta-tools this surface answers itself (discover mode). */
@@ -94,7 +99,8 @@ export class ToolSurface {
     if (name === DESCRIBE_TOOL) {
       const checked = metaArgs(name, describeInput, args);
       if ('outcome' in checked) return checked.outcome;
-      const found = await this.lookup(checked.value.name);
+      // Its answer goes to the model: a tool for views only is not described (it stays callable).
+      const found = await this.lookup(checked.value.name, { modelOnly: true });
       return 'outcome' in found ? found.outcome : jsonOutcome({ ...listedTool(found.tool) });
     }
     const checked = metaArgs(CALL_TOOL, callInput, args);
@@ -104,21 +110,16 @@ export class ToolSurface {
     return this.registry.invoke(found.tool, checked.value.arguments ?? {}, options);
   }
 
-  private async lookup(name: string): Promise<{ tool: PublishedTool } | { outcome: CallOutcome }> {
+  private async lookup(name: string, options: { modelOnly?: boolean } = {}): Promise<{ tool: PublishedTool } | { outcome: CallOutcome }> {
     try {
       if (META_NAMES.has(name)) throw new UnknownNameError('tool', name);
-      return { tool: await this.registry.findTool(name) };
+      const tool = await this.registry.findTool(name);
+      if (options.modelOnly && isAppOnly(tool.meta)) throw new UnknownNameError('tool', name);
+      return { tool };
     } catch (error) {
       if (!(error instanceof UnknownNameError)) throw error;
-      return {
-        outcome: unknownToolOutcome(
-          name,
-          closest(
-            name,
-            (await this.registry.tools()).map((t) => t.publicName),
-          ),
-        ),
-      };
+      const names = (await this.registry.tools()).filter((t) => !options.modelOnly || !isAppOnly(t.meta)).map((t) => t.publicName);
+      return { outcome: unknownToolOutcome(name, closest(name, names)) };
     }
   }
 
@@ -129,7 +130,7 @@ export class ToolSurface {
     const started = performance.now();
     const index = ToolIndex.build(
       tools
-        .filter((t) => !META_NAMES.has(t.publicName))
+        .filter((t) => !META_NAMES.has(t.publicName) && !isAppOnly(t.meta))
         .map((t) => ({
           name: t.publicName,
           title: t.def.title,

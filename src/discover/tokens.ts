@@ -2,7 +2,7 @@
 // OpenAI's o200k_base (gpt-tokenizer, pure JavaScript, loaded only when counting): Anthropic's
 // current tokenizer is not public, and o200k_base is the nearest published one; on tool JSON it
 // counts within a few percent of characters/4. The text counted is the JSON the client receives.
-import { listedTool, type ListedTool } from './listing.js';
+import { listedTo, listedTool, type ListedTool } from './listing.js';
 import { META_NAMES, META_TOOLS } from './meta-tools.js';
 import type { PublishedTool } from '../registry/registry.js';
 import { globMatcher } from '../upstream/defs.js';
@@ -37,7 +37,8 @@ function cost(list: ListedTool[], count: TokenCounter): ListCost {
 /** Each tool's cost, and the whole `tools/list` answer's in both modes (`pinned`: tools.pinned). */
 export function tokenReport(published: PublishedTool[], pinned: readonly string[], count: TokenCounter): TokenReport {
   const isPinned = pinned.length ? globMatcher([...pinned]) : () => false;
-  const listed = published.map(listedTool);
+  // What a client without views receives (one that renders them is also listed the app-only tools, with their _meta).
+  const listed = published.filter((t) => listedTo(t, false)).map((t) => listedTool(t));
   const pins = listed.filter((t) => isPinned(t.name) && !META_NAMES.has(t.name));
   return {
     tokenizer: TOKENIZER,

@@ -67,7 +67,8 @@ export class ToolIndex {
         t.name,
       );
     }
-    for (let i = tools.length; i < MIN_DOCS; i++) engine.addDoc({ name: `zzpad${i}` }, `${PAD}${i}`);
+    for (let i = tools.length; i < MIN_DOCS; i++)
+      engine.addDoc({ name: `zzpad${i}`, title: '', description: '', params: '', backend: '' }, `${PAD}${i}`);
     engine.consolidate(4);
     this.engine = engine;
   }

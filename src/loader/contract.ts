@@ -27,6 +27,18 @@ const schemaOrJson = (what: string) =>
 const fn = z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { error: 'expected a function' });
 const listing = <T extends z.ZodType>(item: T) => z.union([z.array(item), fn]);
 
+// A view's `_meta.ui`, checked where a mistake would leave the view unrendered (the rest passes as it is).
+const uiToolMeta = z.looseObject({
+  ui: z
+    .looseObject({
+      resourceUri: z.string().startsWith('ui://', 'expected a ui:// URI (the view resource)').optional(),
+      visibility: z.array(z.enum(['model', 'app'])).optional(),
+    })
+    .optional(),
+  'ui/resourceUri': z.string().startsWith('ui://', 'expected a ui:// URI (the view resource)').optional(),
+});
+const resourceMeta = z.looseObject({ ui: z.looseObject({}).optional() });
+
 const toolShape = z.looseObject({
   name: z.string().regex(TOOL_NAME, 'expected 1–128 characters from A-Z a-z 0-9 _ . -'),
   title: z.string().optional(),
@@ -35,11 +47,17 @@ const toolShape = z.looseObject({
   output: schemaOrJson('output').optional(),
   annotations: z.record(z.string(), z.unknown()).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  _meta: uiToolMeta.optional(),
   handler: fn,
 });
 
-const resourceShape = z.looseObject({ uri: z.string().min(1), name: z.string().min(1), read: fn });
-const templateShape = z.looseObject({ uriTemplate: z.string().min(1), name: z.string().min(1), read: fn });
+const resourceShape = z.looseObject({ uri: z.string().min(1), name: z.string().min(1), _meta: resourceMeta.optional(), read: fn });
+const templateShape = z.looseObject({
+  uriTemplate: z.string().min(1),
+  name: z.string().min(1),
+  _meta: resourceMeta.optional(),
+  read: fn,
+});
 const promptShape = z.looseObject({
   name: z.string().regex(TOOL_NAME, 'expected 1–128 characters from A-Z a-z 0-9 _ . -'),
   args: zodSchema('args').optional(),

@@ -36,6 +36,7 @@ const TOOL: Kind<ToolDef, PublishedTool> = {
     def,
     inputSchema: inputJsonSchema(def),
     outputSchema: def.output ? toJsonSchema(def.output, 'output') : undefined,
+    meta: def._meta,
   }),
 };
 const PROMPT: Kind<PromptDef, PublishedPrompt> = {
@@ -202,8 +203,8 @@ export class Catalog {
     const out: Array<ResourceListing & { plugin: string }> = [];
     for (const r of snap.resources.values()) {
       if (plugin && r.plugin !== plugin) continue;
-      const { uri, name, title, description, mimeType } = r.def;
-      out.push({ uri, name, title, description, mimeType, plugin: r.plugin });
+      const { uri, name, title, description, mimeType, _meta } = r.def;
+      out.push({ uri, name, title, description, mimeType, _meta, plugin: r.plugin });
     }
     for (const t of snap.templates) {
       if ((plugin && t.plugin !== plugin) || !t.def.list) continue;

@@ -1,7 +1,16 @@
 // What the registry publishes and takes: the published entries of every list, the options of a
 // call, and what monitoring is told. Types only, so every part of the registry (and the server)
 // can name them without importing one another.
-import type { Logger, ProgressUpdate, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef, TraceContext } from '../backend/types.js';
+import type {
+  Logger,
+  ProgressUpdate,
+  PromptDef,
+  ResourceDef,
+  ResourceTemplateDef,
+  ToolDef,
+  ToolMeta,
+  TraceContext,
+} from '../backend/types.js';
 import type { BackendHost } from './backend-host.js';
 import type { ClientChannel, InputBroker } from './asks.js';
 import type { HostClient } from './clients.js';
@@ -30,6 +39,8 @@ export interface PublishedTool {
   def: ToolDef;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /** The tool's `_meta` as clients that render views are listed it (its `ui://` URIs as published). */
+  meta?: ToolMeta;
 }
 
 export interface PublishedPrompt {

@@ -37,10 +37,17 @@ function passes(level: ClientLogLevel, threshold: ClientLogLevel | undefined): b
   return threshold === undefined || LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }
 
+/** What the client of the request declared: at initialize (2025 era), in the request's envelope (2026 era). */
+export function capabilitiesOf(server: Server, ctx: ServerContext): ClientCapabilities {
+  if (!isModern(server)) return (server.getClientCapabilities() ?? {}) as ClientCapabilities;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? {}) as ClientCapabilities;
+}
+
 export function channelFor(server: Server, ctx: ServerContext, session: SessionLogLevel, input?: ClientChannel['input']): ClientChannel {
   const modern = isModern(server);
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const capabilities = ((modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()) ?? {}) as ClientCapabilities;
+  const capabilities = capabilitiesOf(server, ctx);
   // 2026 era: no logLevel in the request means no log messages; 2025 era: none set means all.
   const requested = modern ? (envelope?.[LOG_LEVEL_META_KEY] as ClientLogLevel | undefined) : (session.level ?? 'debug');
   const logLevel = requested && LOG_LEVELS.includes(requested) ? requested : undefined;

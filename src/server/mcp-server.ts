@@ -1,6 +1,6 @@
 // The registry exposed as an MCP server (the SDK's low-level `Server`). Every handler asks the
 // registry, so building an instance is cheap: HTTP builds one per modern-era request.
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isRequestError } from '../backend/errors.js';
 import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
 import { capText } from '../registry/limits.js';
@@ -8,7 +8,8 @@ import type { Registry } from '../registry/registry.js';
 import type { HostClient } from '../registry/clients.js';
 import { toolSurface } from '../discover/surface.js';
 import { FIND_TOOLS } from '../discover/meta-tools.js';
-import { SessionLogLevel } from './channel.js';
+import { rendersViews, UI_EXTENSION } from '../registry/views.js';
+import { capabilitiesOf, SessionLogLevel } from './channel.js';
 import { installReadCalls } from './read-calls.js';
 import { servicesOf, type HostServices } from './services.js';
 import { installTaskHandlers } from './tasks/handlers.js';
@@ -59,7 +60,8 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
         prompts: { listChanged: true },
         completions: {},
         logging: {},
-        ...(modern && { extensions: { [TASKS_EXTENSION]: {} } }),
+        // Views of mounted servers and plugins are relayed (to clients that declare the extension too).
+        extensions: { [UI_EXTENSION]: {}, ...(modern && { [TASKS_EXTENSION]: {} }) },
       },
       instructions,
       requestState: { verify: services.seal.verify },
@@ -70,7 +72,9 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   session.install(server);
 
   const tools = toolSurface(registry);
-  server.setRequestHandler('tools/list', async () => ({ tools: await tools.list() }));
+  // A client that renders views is listed their `_meta` and the tools for views only (registry/views.ts).
+  const views = (ctx: ServerContext) => rendersViews(capabilitiesOf(server, ctx));
+  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx)) }));
 
   installToolCalls(server, registry, {
     client,
@@ -84,21 +88,30 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   if (modern) installTaskHandlers(server, services.tasks);
   installSubscriptions(server, registry);
 
-  server.setRequestHandler('resources/list', async () => ({
-    resources: (await registry.resources()).map(({ plugin: _plugin, ...r }) => dropUndefined(r)),
-  }));
+  server.setRequestHandler('resources/list', async (_request, ctx) => {
+    const shown = views(ctx);
+    return {
+      resources: (await registry.resources()).map(({ plugin: _plugin, _meta, ...r }) =>
+        dropUndefined({ ...r, _meta: shown ? _meta : undefined }),
+      ),
+    };
+  });
 
-  server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: (await registry.resourceTemplates()).map(({ def }) =>
-      dropUndefined({
-        uriTemplate: def.uriTemplate,
-        name: def.name,
-        title: def.title,
-        description: def.description,
-        mimeType: def.mimeType,
-      }),
-    ),
-  }));
+  server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
+    const shown = views(ctx);
+    return {
+      resourceTemplates: (await registry.resourceTemplates()).map(({ def }) =>
+        dropUndefined({
+          uriTemplate: def.uriTemplate,
+          name: def.name,
+          title: def.title,
+          description: def.description,
+          mimeType: def.mimeType,
+          _meta: shown ? def._meta : undefined,
+        }),
+      ),
+    };
+  });
 
   server.setRequestHandler('prompts/list', async () => ({
     prompts: (await registry.prompts()).map((p) =>

@@ -74,6 +74,7 @@ describe('public entry points', () => {
         'ResourceContents',
         'ResourceDef',
         'ResourceListing',
+        'ResourceMeta',
         'ResourceSubscribe',
         'ResourceTemplateDef',
         'Root',
@@ -82,7 +83,13 @@ describe('public entry points', () => {
         'ToolAnnotations',
         'ToolDef',
         'ToolHandler',
+        'ToolMeta',
         'ToolResult',
+        'ToolVisibility',
+        'UiResourceCsp',
+        'UiResourceMeta',
+        'UiResourcePermissions',
+        'UiToolMeta',
       ].sort(),
     );
   });
