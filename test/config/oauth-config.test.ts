@@ -97,3 +97,20 @@ describe('http.auth', () => {
     expect(r.withheld).toEqual(['http.auth']);
   });
 });
+
+describe("the README's OAuth examples", () => {
+  it('are valid configs as written', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('yaml');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const blocks = ['### Signing in to remote servers', '### Signing clients in to mcphost'].map((title) => {
+      const at = readme.indexOf(title);
+      const start = readme.indexOf('```yaml\n', at) + '```yaml\n'.length;
+      return parse(readme.slice(start, readme.indexOf('```', start))) as Record<string, unknown>;
+    });
+    const remote = resolve(blocks[0], { GITHUB_MCP_CLIENT_SECRET: 'x' });
+    expect([...remote.unusable.keys()]).toEqual([]);
+    expect(Object.keys(remote.config.servers)).toEqual(['linear', 'github']);
+    expect(resolve(blocks[1]).config.http.auth?.issuer).toBe('https://login.example.com/realms/dev');
+  });
+});

@@ -73,7 +73,7 @@ export function createResourceServer(settings: HttpAuthConfig, servedUrl: string
         const { payload } = await jwtVerify(token, getKey, { issuer: settings.issuer, audience: resource });
         if (typeof payload.sub !== 'string' || payload.sub === '')
           throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token names no subject');
-        const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+        const scopes = scopesOf(payload.scope ?? payload.scp);
         const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : '';
         return { token, clientId, scopes, expiresAt: payload.exp, resource: resourceUrl, extra: { sub: payload.sub, iss: payload.iss } };
       } catch (error) {
@@ -113,6 +113,12 @@ export function createResourceServer(settings: HttpAuthConfig, servedUrl: string
       }
     },
   };
+}
+
+/** `scope` (RFC 9068: a space-separated string), or `scp` as Entra ID and Okta write it (a string or a list). */
+function scopesOf(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(' ').filter(Boolean);
+  return Array.isArray(claim) ? claim.filter((s): s is string => typeof s === 'string') : [];
 }
 
 function tokenProblem(error: InstanceType<typeof joseErrors.JOSEError>): string {
