@@ -63,7 +63,7 @@ const stdioServerSchema = z.strictObject({
 });
 
 /** How mcphost signs in to an HTTP server that asks for OAuth (src/upstream/oauth); every key optional. */
-export const upstreamOAuthSchema = z.strictObject({
+const upstreamOAuthSchema = z.strictObject({
   clientId: z
     .string()
     .min(1)
@@ -231,7 +231,6 @@ export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedH
 export type HostConfig = z.output<typeof hostConfigSchema>;
 export type PluginSection = z.output<typeof pluginSectionSchema>;
 export type UpstreamServerConfig = z.output<typeof upstreamServerSchema>;
-export type UpstreamOAuthConfig = z.output<typeof upstreamOAuthSchema>;
 export type HttpAuthConfig = NonNullable<HostConfig['http']['auth']>;
 
 /** Host settings that environment variables set (flags are mapped by each command). */

@@ -8,7 +8,7 @@ export interface AnonymousIdentity {
 }
 
 /** The bearer token of `--token` / `http.token` (one shared credential). */
-export interface TokenIdentity {
+interface TokenIdentity {
   kind: 'token';
   subject: 'token';
 }

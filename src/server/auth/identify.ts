@@ -12,7 +12,7 @@ export interface IdentifyOptions {
   resourceServer?: ResourceServer;
 }
 
-export type Identified = { identity: Identity } | { challenge: Challenge };
+type Identified = { identity: Identity } | { challenge: Challenge };
 
 const TOKEN_CHALLENGE: Challenge = {
   status: 401,

@@ -32,7 +32,7 @@ export interface SignInResult {
   tools?: number;
 }
 
-export class SignInError extends Error {
+class SignInError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SignInError';

@@ -6,7 +6,7 @@ import * as oauth from 'oauth4webapi';
 import type { OAuthSettings } from './settings.js';
 import type { SignInRecord, SignInStore } from './store.js';
 
-export type SignInState = 'signed-in' | 'renewable' | 'needs-sign-in' | 'not-signed-in';
+type SignInState = 'signed-in' | 'renewable' | 'needs-sign-in' | 'not-signed-in';
 
 export interface SignInStatus {
   server: string;

@@ -40,18 +40,18 @@ let lockfile: typeof lockfileModule | undefined;
 // CommonJS, loaded on the first renewal only (a call that renews nothing never pays for it).
 const lockLib = (): typeof lockfileModule => (lockfile ??= createRequire(import.meta.url)('proper-lockfile') as typeof lockfileModule);
 
-export function oauthDir(env: NodeJS.ProcessEnv): string {
+function oauthDir(env: NodeJS.ProcessEnv): string {
   return path.join(userConfigDir(env), 'oauth');
 }
 
 /** One file per server name and URL: a URL changed in .mcprc is another server, with no tokens of the old one. */
-export function signInFile(env: NodeJS.ProcessEnv, server: string, url: string): string {
+function signInFile(env: NodeJS.ProcessEnv, server: string, url: string): string {
   const safe = server.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
   const hash = createHash('sha256').update(url).digest('hex').slice(0, 12);
   return path.join(oauthDir(env), `${safe}-${hash}.json`);
 }
 
-export class SignInFileError extends Error {
+class SignInFileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SignInFileError';
