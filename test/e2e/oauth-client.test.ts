@@ -101,7 +101,8 @@ async function signInThroughBrowser(server: string): Promise<CliResult & { conse
 
 const sleepUntil = async (epochMs: number) => new Promise((r) => setTimeout(r, Math.max(0, epochMs - Date.now())));
 
-describe('signing in to a mounted server (OAuth 2.1 client)', () => {
+// Each step runs several processes (and Chromium): on 2 shared cores under the full suite it takes longer than the default 30 s.
+describe('signing in to a mounted server (OAuth 2.1 client)', { timeout: 120_000 }, () => {
   it('before any sign-in: call, servers and doctor say to run `mcphost auth tracker`, not an HTTP error', async () => {
     const call = await cli(['call', 'tracker', 'whoami']);
     expect(call.exitCode).toBe(4);

@@ -78,7 +78,8 @@ function sdkProvider(redirectUrl: string) {
   return { provider, saved };
 }
 
-describe('signing clients in to mcphost (http.auth)', () => {
+// Each step runs several processes (and Chromium): on 2 shared cores under the full suite it takes longer than the default 30 s.
+describe('signing clients in to mcphost (http.auth)', { timeout: 120_000 }, () => {
   it('answers 401 with a challenge naming its Protected Resource Metadata, which names the issuer', async () => {
     const r = await post(initialize);
     expect(r.status).toBe(401);

@@ -4,7 +4,14 @@
 // the child exits, restarts it on the next call with backoff. Every failure to reach the server is
 // an UnavailableError whose message says what is down and why; an answer from a running server
 // that is an error (HTTP 4xx/5xx, JSON-RPC error) is a ToolError saying what it answered.
-import { ProtocolError, SdkError, SdkHttpError, StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Client,
+} from '@modelcontextprotocol/client';
 import { ToolError, UnavailableError } from '../../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { DeadlineError, openUpstream, type Live } from './connect.js';
@@ -287,7 +294,12 @@ export class UpstreamClient {
           throw new ToolError(`${this.label} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
         }
         const target = this.options.target;
-        if (error instanceof SdkHttpError && error.status === 401 && target.kind === 'http' && target.auth) {
+        if (
+          error instanceof SdkHttpError &&
+          error.code === SdkErrorCode.ClientHttpAuthentication &&
+          target.kind === 'http' &&
+          target.auth
+        ) {
           // Its credentials were refused even after renewing them: down until the user signs in again.
           const reason = target.auth.refused();
           this.drop(live, reason);

@@ -11,7 +11,16 @@
 // revoked, reused) is written down once, warned about once, and never tried again: from then on
 // every request fails fast with the sign-in message until `mcphost auth` writes new tokens, which
 // the next request reads.
-import { OAuthError, OAuthErrorCode, refreshAuthorization, type AuthProvider, type FetchLike } from '@modelcontextprotocol/client';
+import {
+  extractWWWAuthenticateParams,
+  OAuthError,
+  OAuthErrorCode,
+  refreshAuthorization,
+  SdkErrorCode,
+  SdkHttpError,
+  type AuthProvider,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
 import type { Logger } from '../../backend/types.js';
 import { SignInRequiredError } from './errors.js';
 import type { OAuthSettings } from './settings.js';
@@ -62,10 +71,21 @@ export class OAuthSession implements AuthProvider {
     return this.lastSent;
   }
 
-  async onUnauthorized(): Promise<void> {
+  async onUnauthorized({ response }: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
     const record = this.options.store.read();
-    if (!record?.tokens)
+    if (!record?.tokens) {
+      // Only a challenge naming its Protected Resource Metadata (RFC 9728) asks for an OAuth sign-in; any
+      // other 401 (a server wanting a static key) is reported as the HTTP answer it is.
+      if (!extractWWWAuthenticateParams(response).resourceMetadataUrl) {
+        const text = await response.text().catch(() => '');
+        throw new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
+          status: response.status,
+          statusText: response.statusText,
+          text,
+        });
+      }
       throw new SignInRequiredError(this.name, `${this.options.settings.url} asks for a signed-in user (it answered 401)`);
+    }
     if (record.needsSignIn) throw new SignInRequiredError(this.name, record.needsSignIn);
     await this.renew(this.lastSent ?? record.tokens.access_token, true);
   }
