@@ -8,6 +8,10 @@ import { defineBackend } from '../../src/backend/index.js';
 
 const NAME = path.basename(path.dirname(fileURLToPath(import.meta.url)));
 
+// A setting that names something to run is declared so — `programPath()` (a program), `codePath()`
+// (a script or a folder of code), `runs(schema)` (a command line) — and then waits for the user's
+// approval when a cloned project's .mcprc sets it; a feature that needs it calls
+// `requireApproved(ctx, ['key'])` first. This template runs nothing, so it has none.
 const configSchema = z.object({
   greeting: z.string().min(1).default('hello').describe('the word the greet tool starts with'),
 });

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import * as z from 'zod';
-import { configPath } from '../../src/backend/index.js';
+import { configPath, programPath, type WithheldSetting } from '../../src/backend/index.js';
 
 const DEFAULT_DOC_DIR = './doc';
 
@@ -11,9 +11,7 @@ export const configSchema = z.object({
   docDir: configPath()
     .optional()
     .describe("folder with Godot's class XML: classes/*.xml and modules/*/doc_classes/*.xml (env GODOT_DOC_DIR; default ./doc)"),
-  godotBinary: z
-    .string()
-    .min(1)
+  godotBinary: programPath()
     .optional()
     .describe('Godot executable (a command on PATH or a path); when docDir is not set, its --doctool dump is served'),
   indexPath: configPath()
@@ -42,6 +40,8 @@ export interface Settings {
   /** A godot-docs checkout to read the manual from; undefined: the shipped data/manual-anchors.tsv. */
   manualDir?: string;
   watch: boolean;
+  /** Settings of a file not yet approved (godotBinary): docs that need one say what to approve. */
+  withheld?: readonly WithheldSetting[];
 }
 
 /**
@@ -59,12 +59,19 @@ export function defaultIndexPath(cacheDir: string, source: string): string {
   return path.join(cacheDir, 'index', `${name}-${hash}`, 'godot-index.json');
 }
 
-export function normalizeConfig(config: GodotConfig, configDir: string, cacheDir: string): Settings {
+export function normalizeConfig(
+  config: GodotConfig,
+  configDir: string,
+  cacheDir: string,
+  withheld: readonly WithheldSetting[] = [],
+): Settings {
   // Paths the user wrote were made absolute by the host (against the config file's folder, or the
   // working directory for env and flags). docDir has no schema default so that "not configured" is
-  // visible: that is when godotBinary is used; otherwise ./doc, beside the config file.
+  // visible: that is when godotBinary is used; otherwise ./doc, beside the config file. A
+  // godotBinary waiting for approval still means "not the ./doc folder": the docs say what to approve.
+  const binaryAsked = config.godotBinary !== undefined || withheld.some((w) => w.key === 'godotBinary');
   const binary = config.godotBinary && /[/\\]/.test(config.godotBinary) ? path.resolve(configDir, config.godotBinary) : config.godotBinary;
-  const docDir = config.docDir ?? (config.godotBinary ? undefined : path.resolve(configDir, DEFAULT_DOC_DIR));
+  const docDir = config.docDir ?? (binaryAsked ? undefined : path.resolve(configDir, DEFAULT_DOC_DIR));
   const source = docDir ?? `godot-binary:${binary}`;
   return {
     docDir,
@@ -73,5 +80,6 @@ export function normalizeConfig(config: GodotConfig, configDir: string, cacheDir
     cacheDir,
     manualDir: config.manualDir ? path.resolve(configDir, config.manualDir) : undefined,
     watch: config.watch,
+    withheld,
   };
 }

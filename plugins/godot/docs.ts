@@ -1,6 +1,6 @@
 // The plugin's state: where the docs come from, the loaded index (warm from disk or built cold,
 // with progress), the watcher, and the checks behind start() and health().
-import type { Logger, ProgressUpdate } from '../../src/backend/index.js';
+import { requireApproved, type Logger, type ProgressUpdate } from '../../src/backend/index.js';
 import type { Settings } from './config.js';
 import { discover, type Corpus } from './corpus/discover.js';
 import { cachedDump, dumpDocs, godotVersion } from './corpus/doctool.js';
@@ -55,7 +55,7 @@ export class GodotDocs {
       const corpus = discover(docDir);
       return { docDir: corpus.root, files: corpus.files.length };
     }
-    this.version ??= await godotVersion(godotBinary!, signal);
+    this.version ??= await godotVersion(this.binary(), signal);
     const version = this.version;
     const dump = cachedDump(cacheDir, version);
     return {
@@ -63,6 +63,12 @@ export class GodotDocs {
       files: dump ? discover(dump).files.length : 0,
       godotVersion: version,
     };
+  }
+
+  /** The Godot binary to dump the docs with (docDir is unset), once the file that names it is approved. */
+  private binary(): string {
+    requireApproved({ withheld: this.settings.withheld }, ['godotBinary'], 'the Godot docs cannot be dumped');
+    return this.settings.godotBinary!;
   }
 
   /** Class names without building anything: from the index when loaded, else from the file names. */
@@ -91,10 +97,10 @@ export class GodotDocs {
   }
 
   private async corpus(ctx: LoadContext): Promise<Corpus> {
-    const { docDir, godotBinary, cacheDir } = this.settings;
-    if (docDir === undefined) this.version ??= await godotVersion(godotBinary!, this.lifetime.signal);
+    const { docDir, cacheDir } = this.settings;
+    if (docDir === undefined) this.version ??= await godotVersion(this.binary(), this.lifetime.signal);
     const dir =
-      docDir ?? (await dumpDocs(godotBinary!, cacheDir, { version: this.version, signal: this.lifetime.signal, progress: ctx.progress }));
+      docDir ?? (await dumpDocs(this.binary(), cacheDir, { version: this.version, signal: this.lifetime.signal, progress: ctx.progress }));
     return discover(dir, (m) => this.logger.warn(m));
   }
 

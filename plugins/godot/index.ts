@@ -14,7 +14,9 @@ export default function createGodotBackend(): Backend<GodotConfig> {
   const docsFor = (ctx: BackendContext<GodotConfig>): GodotDocs => {
     if (!docs || docsConfig !== ctx.config) {
       docs?.close();
-      docs = new GodotDocs(normalizeConfig(ctx.config, ctx.configDir, ctx.cacheDir), ctx.logger, () => ctx.notifyListChanged('resources'));
+      docs = new GodotDocs(normalizeConfig(ctx.config, ctx.configDir, ctx.cacheDir, ctx.withheld), ctx.logger, () =>
+        ctx.notifyListChanged('resources'),
+      );
       docsConfig = ctx.config;
     }
     return docs;

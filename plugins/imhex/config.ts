@@ -1,6 +1,6 @@
 // The `plugins.imhex` section of .mcprc and the choice of provider it implies.
 import * as z from 'zod';
-import { configPath } from '../../src/backend/index.js';
+import { configPath, runs } from '../../src/backend/index.js';
 
 const DEFAULT_PORT = 61100;
 
@@ -21,8 +21,7 @@ export const configSchema = z.object({
   allowGrow: z.boolean().default(false).describe('allow write_bytes to extend the local file past its end'),
   host: z.string().min(1).default('127.0.0.1').describe("address of ImHex's MCP Integration server"),
   port: z.number().int().min(1).max(65535).default(DEFAULT_PORT).describe("port of ImHex's MCP Integration server"),
-  mcpCommand: z
-    .union([z.string().trim().min(1), z.array(z.string().min(1)).min(1)])
+  mcpCommand: runs(z.union([z.string().trim().min(1), z.array(z.string().min(1)).min(1)]))
     .default(DEFAULT_MCP_COMMAND)
     .describe(
       "command that reaches stock ImHex's MCP server over stdio: a string (spaces inside an argument escaped with \\) or an array of arguments",

@@ -2,7 +2,7 @@
 // are imported only when asked for: a local-file call (the common one-shot case) never loads the
 // MCP client, execa or the TCP client.
 import { availableParallelism } from 'node:os';
-import { UnavailableError, type BackendContext } from '../../src/backend/index.js';
+import { requireApproved, UnavailableError, type BackendContext } from '../../src/backend/index.js';
 import { chooseProvider, type ImHexConfig } from './config.js';
 import { FileProvider } from './local/file-provider.js';
 import type { StockImHex } from './mcp/stock-client.js';
@@ -22,6 +22,8 @@ export class StockHolder {
   }
 
   get(ctx: BackendContext<ImHexConfig>): Promise<StockImHex> {
+    // Not the default `imhex --mcp` in its place: another program than the one the file names.
+    requireApproved(ctx, ['mcpCommand'], 'stock ImHex cannot be started');
     this.stock ??= (async () => {
       const [{ StockImHex }, { commandArgv }] = await Promise.all([import('./mcp/stock-client.js'), import('./mcp/command.js')]);
       const [command, ...args] = commandArgv(ctx.config.mcpCommand);
@@ -104,8 +106,9 @@ async function findImHex(ctx: BackendContext<ImHexConfig>, stock: StockHolder): 
     return tcp;
   }
   await tcp.close();
-  const mcp = await stockProvider(ctx, stock);
+  let mcp: ImHexProvider;
   try {
+    mcp = await stockProvider(ctx, stock);
     await (await stock.get(ctx)).connect();
   } catch (error) {
     throw new UnavailableError(`No ImHex found (mode auto): ${tcpHealth.message}; and ${(error as Error).message}. ${FILE_HINT}`, {

@@ -1,13 +1,13 @@
 // The pob section of .mcprc: defaults in one place, environment variables beside the keys.
 import os from 'node:os';
 import * as z from 'zod';
-import { configPath } from '../../src/backend/index.js';
+import { codePath, configPath, programPath, runs } from '../../src/backend/index.js';
 
 export const configSchema = z.object({
-  pobPath: configPath()
+  pobPath: codePath()
     .optional()
     .describe('Path of Building Community checkout or install: the folder holding src/HeadlessWrapper.lua and runtime/lua/ (env POB_PATH)'),
-  forkPath: configPath()
+  forkPath: codePath()
     .optional()
     .describe(
       "the pob-api fork's src folder (holds HeadlessWrapper.lua and API/Handlers.lua): its own stdio API is run (env POB_FORK_PATH; default ~/Projects/pob-api-fork/src when pobPath is unset)",
@@ -18,10 +18,8 @@ export const configSchema = z.object({
     .describe(
       "which Lua server runs PoB: mcphost's own, the pob-api fork's own stdio API, or auto (the fork's when POB_ARGS is set or the folder holds the fork's API; mcphost's on an unmodified PoB) (env POB_SERVER)",
     ),
-  cmd: z.string().min(1).default('luajit').describe('LuaJIT command that runs PoB (env POB_CMD)'),
-  args: z
-    .string()
-    .min(1)
+  cmd: programPath().default('luajit').describe('LuaJIT command that runs PoB (env POB_CMD)'),
+  args: runs(z.string().min(1))
     .optional()
     .describe(
       "arguments of the fork's API command, split on spaces; setting it runs the fork's stdio API (env POB_ARGS; default HeadlessWrapper.lua)",
@@ -122,6 +120,9 @@ export const configSchema = z.object({
 });
 
 export type PobConfig = z.output<typeof configSchema>;
+
+/** Settings that say what a spawned worker runs: from a file not yet approved, none of them applies. */
+export const SPAWN_SETTINGS = ['cmd', 'pobPath', 'forkPath', 'args'];
 
 export const configEnv: Record<string, string> = {
   pobPath: 'POB_PATH',

@@ -2,9 +2,9 @@
 // and its folder valid, or the PoB GUI reachable in TCP mode; each problem comes with its fix.
 // A report is kept a few seconds: checking runs luajit twice, and /health may be polled often.
 import { execa } from 'execa';
-import type { HealthReport } from '../../src/backend/index.js';
+import { approvalProblem, type HealthReport, type WithheldSetting } from '../../src/backend/index.js';
 import type { PobPool } from './pool.js';
-import { defaultWorkers, linkOf, type PobConfig } from './config.js';
+import { defaultWorkers, linkOf, SPAWN_SETTINGS, type PobConfig } from './config.js';
 import { checkForkPath, checkPobPath, INSTALL_HINT } from './pob-files.js';
 import { chooseServer, describeServer } from './server-choice.js';
 
@@ -39,9 +39,21 @@ async function tcpHealth(config: PobConfig, pool: PobPool | undefined): Promise<
 
 const OFF = 'Lua tools off (set plugins.pob.lua.enabled: true or POB_LUA_ENABLED=1 to list them)';
 
-export async function pobHealth(config: PobConfig, pool: PobPool | undefined): Promise<HealthReport> {
+export async function pobHealth(
+  config: PobConfig,
+  pool: PobPool | undefined,
+  withheld: readonly WithheldSetting[] = [],
+): Promise<HealthReport> {
   if (linkOf(config).kind === 'tcp') return tcpHealth(config, pool);
   const enabled = config.lua.enabled;
+  // What the file names waits for approval: checking luajit and the folder would check other ones.
+  const why = approvalProblem({ withheld }, SPAWN_SETTINGS);
+  if (why) {
+    const detail = { lua: enabled, notApproved: withheld.map((w) => w.path) };
+    return enabled
+      ? { ok: false, message: `XML tools ready; Lua tools cannot start: ${why}`, detail }
+      : { ok: true, message: `XML tools ready; ${OFF}; ${why}`, detail };
+  }
   const choice = pool?.choice ?? chooseServer(config);
   const pob = choice.kind === 'mcphost' ? checkPobPath(choice.pobPath) : checkForkPath(choice.src);
   const lj = await luajitVersion(config.cmd);

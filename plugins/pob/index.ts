@@ -12,7 +12,7 @@ import { xmlTools } from './xml-tools.js';
 
 export default function createPobBackend(): Backend<PobConfig> {
   let pool: PobPool | undefined;
-  const poolOf = (ctx: BackendContext<PobConfig>) => (pool ??= new PobPool(ctx.config, ctx.logger, ctx.cacheDir));
+  const poolOf = (ctx: BackendContext<PobConfig>) => (pool ??= new PobPool(ctx.config, ctx.logger, ctx.cacheDir, ctx.withheld));
   let health: (() => ReturnType<typeof pobHealth>) | undefined;
   return defineBackend<PobConfig>({
     name: 'pob',
@@ -31,7 +31,7 @@ export default function createPobBackend(): Backend<PobConfig> {
       return tools;
     },
     health: (ctx) => {
-      health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool));
+      health ??= cachedHealth(() => pobHealth(ctx.config, ctx.config.lua.enabled ? poolOf(ctx) : pool, ctx.withheld));
       return health();
     },
     async stop() {

@@ -8,7 +8,7 @@
 // does stop it: the worker's PoB is killed (it starts afresh on the next call), so a cancelled
 // 30-second load does not hold a worker that others wait for.
 import path from 'node:path';
-import { ToolError, UnavailableError, type Logger, type ProgressUpdate } from '../../src/backend/index.js';
+import { ToolError, UnavailableError, type Logger, type ProgressUpdate, type WithheldSetting } from '../../src/backend/index.js';
 import { Budgets } from './budgets.js';
 import { abortable, CallStages, cancelled } from './call-stages.js';
 import { defaultWorkers, linkOf, type PobConfig } from './config.js';
@@ -68,11 +68,12 @@ export class PobPool {
     private readonly config: PobConfig,
     logger: Logger,
     cacheDir: string,
+    withheld: readonly WithheldSetting[] = [],
   ) {
     this.choice = chooseServer(config);
     this.budgets = new Budgets(config, logger);
     const count = linkOf(config).kind === 'tcp' ? 1 : (config.lua.workers ?? defaultWorkers(config));
-    this.workers = Array.from({ length: count }, (_, i) => new PobWorker(config, this.choice, this.budgets, logger, i));
+    this.workers = Array.from({ length: count }, (_, i) => new PobWorker(config, this.choice, this.budgets, logger, i, withheld));
     this.queue = new FairQueue(count, { total: config.lua.maxQueued, perClient: config.lua.maxQueuedPerClient });
     this.store = new BuildStore({
       dir: config.lua.store ?? path.join(cacheDir, 'builds'),

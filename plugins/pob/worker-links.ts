@@ -1,9 +1,9 @@
 // How a worker reaches PoB: a spawned luajit (mcphost's server over an unmodified PoB, or the
 // pob-api fork's own stdio API), or a connection to a PoB GUI serving the fork's TCP API.
-import type { Logger } from '../../src/backend/index.js';
-import { UnavailableError } from '../../src/backend/index.js';
+import type { Logger, WithheldSetting } from '../../src/backend/index.js';
+import { requireApproved, UnavailableError } from '../../src/backend/index.js';
 import { JsonLinesProcess, JsonLinesTcpClient } from '../../src/kit/index.js';
-import { linkOf, type PobConfig } from './config.js';
+import { linkOf, SPAWN_SETTINGS, type PobConfig } from './config.js';
 import { checkForkPath, checkPobPath, forkSpawnEnvironment, spawnEnvironment } from './pob-files.js';
 import type { ServerChoice } from './server-choice.js';
 
@@ -17,7 +17,11 @@ export function processFor(
   logger: Logger,
   index: number,
   onStartOutput: (line: string) => void,
+  withheld: readonly WithheldSetting[] = [],
 ): JsonLinesProcess {
+  // Falling back to the defaults (luajit, the default fork folder) would run another PoB than the
+  // one the file names: stop and say what to approve instead.
+  requireApproved({ withheld }, SPAWN_SETTINGS, 'PoB cannot start');
   let spawn: { command: string; args: string[]; cwd: string; env: Record<string, string | undefined> };
   if (choice.kind === 'mcphost') {
     const check = checkPobPath(choice.pobPath);

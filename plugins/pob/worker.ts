@@ -4,7 +4,7 @@
 // fork's (no ids, answers in order, `{ok, …fields}` or `{ok:false, error:"text"}`), which
 // pob-api.ts maps onto the same tool results. The pool gives a worker one call at a time and
 // keeps track of the build it holds; failures become ToolErrors that name the tool.
-import type { Logger, ProgressUpdate } from '../../src/backend/index.js';
+import type { Logger, ProgressUpdate, WithheldSetting } from '../../src/backend/index.js';
 import { ToolError } from '../../src/backend/index.js';
 import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../src/kit/index.js';
 import type { Budgets } from './budgets.js';
@@ -53,6 +53,7 @@ export class PobWorker {
     private readonly budgets: Budgets,
     private readonly logger: Logger,
     readonly index: number,
+    private readonly withheld: readonly WithheldSetting[] = [],
   ) {}
 
   get mode(): 'spawn' | 'tcp' {
@@ -224,7 +225,7 @@ export class PobWorker {
   }
 
   private spawnProcess(): JsonLinesProcess {
-    this.process ??= processFor(this.config, this.choice, this.logger, this.index, (line) => this.startProgress.feed(line));
+    this.process ??= processFor(this.config, this.choice, this.logger, this.index, (line) => this.startProgress.feed(line), this.withheld);
     return this.process;
   }
 

@@ -23,6 +23,7 @@ import { putClientServer } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 import { doctorReport, type PluginReport } from './inspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
+import { runSettings } from '../loader/run-settings.js';
 import { NODE_FLAGS } from './node-flags.js';
 import { UsageError } from './tool-args.js';
 
@@ -93,16 +94,22 @@ function expandWorkspace(env: Record<string, string>, projectDir: string): Recor
  * The entry names the config with MCPHOST_CONFIG, which counts as approval: a found file that would
  * start or import something (or is code) must be approved first, or connect would approve it unasked.
  */
-function refuseUntrusted(resolved: ResolvedConfig): void {
+async function refuseUntrusted(resolved: ResolvedConfig, installed: ConnectRequest['installed']): Promise<void> {
   const { trust, config } = resolved;
   if (!trust || trust.trusted) return;
+  // Plugin settings that name a program or code to run (godotBinary, pobPath, …).
+  const settings = (await runSettings(config.plugins, { installed })).map((s) => s.path);
   const runs =
     resolved.unread ||
     resolved.withheld.length > 0 ||
     Object.keys(config.servers).some((name) => !resolved.imported.has(name)) ||
-    Object.values(config.plugins).some((section) => section.module);
+    Object.values(config.plugins).some((section) => section.module) ||
+    settings.length > 0;
+  const naming = settings.length > 0 ? ` (it sets ${settings.join(', ')})` : '';
   if (runs)
-    throw new UsageError(`${resolved.file} would be named in the client's entry, which approves it: ${notTrustedText(trust)} first`);
+    throw new UsageError(
+      `${resolved.file} would be named in the client's entry, which approves it${naming}: ${notTrustedText(trust)} first`,
+    );
 }
 
 /**
@@ -138,7 +145,7 @@ function projectScoped(client: ClientKind, global: boolean | undefined): boolean
 export async function connectClient(request: ConnectRequest): Promise<ConnectReport> {
   if (request.plugins.length === 0) throw new UsageError('name the backends the client should get: --plugins godot,pob');
   const opened = await openConfig({ ...request, plugins: request.plugins });
-  refuseUntrusted(opened.resolved);
+  await refuseUntrusted(opened.resolved, request.installed);
   const env: Record<string, string> = {};
   if (opened.resolved.file) env.MCPHOST_CONFIG = opened.resolved.file;
   for (const name of request.plugins) {

@@ -14,6 +14,7 @@ import { Registry } from '../registry/registry.js';
 import { loaderOptions, openConfig, type OpenedConfig, type OpenOptions } from './open.js';
 import { pathToFileURL } from 'node:url';
 import { notTrustedText } from '../config/trust.js';
+import { withheldText } from '../backend/approval.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 
 /** The config file's standing, as `config` and `doctor` show it. */
@@ -26,13 +27,15 @@ interface TrustReport {
   hint?: string;
 }
 
-function trustReport(resolved: ResolvedConfig): TrustReport | undefined {
+function trustReport(resolved: ResolvedConfig, loaded: ReadonlyArray<LoadedBackend | undefined> = []): TrustReport | undefined {
   const { trust } = resolved;
   if (!trust) return undefined;
   if (trust.trusted) return { file: trust.file, trusted: true, reason: trust.reason };
+  const settings = loaded.flatMap((l) => l?.withheld ?? []).map((w) => w.path);
+  const notApplied = [...resolved.withheld, ...settings];
   const skipped = resolved.unread
     ? 'it is code and was not run'
-    : `its servers and modules do not run${resolved.withheld.length ? `, and ${resolved.withheld.join(', ')} do not apply` : ''}`;
+    : `its servers and modules do not run${notApplied.length ? `, and ${notApplied.join(', ')} do not apply` : ''}`;
   return { file: trust.file, trusted: false, reason: trust.reason, hint: `${notTrustedText(trust)} (${skipped})` };
 }
 
@@ -101,9 +104,16 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
   for (const r of results) for (const [key, source] of r.loaded?.sources ?? []) merged.set(key, source);
   const sources: Record<string, string> = {};
   for (const [key, source] of [...merged.entries()].sort(([a], [b]) => a.localeCompare(b))) sources[key] = describeSource(source);
+  // A setting the file may not apply yet: the default stands, and the source says what to approve.
+  for (const w of results.flatMap((r) => r.loaded?.withheld ?? [])) {
+    sources[w.path] = `not applied: ${withheldText([w])}`;
+  }
   return {
     file: resolved.file,
-    trust: trustReport(resolved),
+    trust: trustReport(
+      resolved,
+      results.map((r) => r.loaded),
+    ),
     plugins: { value: resolved.plugins, source: describeSource(resolved.pluginsSource) },
     config,
     sources,
@@ -150,7 +160,7 @@ export async function doctorReport(options: OpenOptions): Promise<DoctorReport> 
   }
   return {
     file: opened.resolved.file,
-    trust: trustReport(opened.resolved),
+    trust: trustReport(opened.resolved, loaded),
     ok: reports.length > 0 && reports.every((r) => r.ok),
     plugins: reports,
   };

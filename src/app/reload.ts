@@ -5,6 +5,7 @@
 // is logged with its file and key. Approval holds as at start-up: a project file that changed since
 // it was approved is approved no more, so what it names does not start — and what it started
 // before keeps running as it was until the edit is approved (`mcphost trust`, which is watched too).
+import { withheldText } from '../backend/approval.js';
 import type { Logger } from '../backend/types.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { notTrustedText, trustStoreFile } from '../config/trust.js';
@@ -42,7 +43,8 @@ function watchedFiles(resolved: ResolvedConfig): string[] {
 
 /** What identifies a backend's running configuration: same fingerprint, nothing to restart. */
 function fingerprint(l: LoadedBackend): string {
-  return JSON.stringify({ origin: l.origin, section: l.section, config: l.config, configDir: l.configDir, cacheDir: l.cacheDir });
+  const { origin, section, config, configDir, cacheDir } = l;
+  return JSON.stringify({ origin, section, config, configDir, cacheDir, withheld: (l.withheld ?? []).map((w) => w.path) });
 }
 
 export function createReloader(options: OpenOptions, registry: Registry, state: ReloadState, logger: Logger) {
@@ -85,6 +87,18 @@ export function createReloader(options: OpenOptions, registry: Registry, state: 
       return none(reason);
     }
     for (const f of untrusted) logger.warn(f.message);
+    // Likewise a running backend whose settings that run something are approved no more: it keeps
+    // what it was started with until the edit is approved, rather than restarting on the defaults.
+    const unapproved = loaded.filter((l) => {
+      const before = running.get(l.name);
+      const was = new Set((before?.withheld ?? []).map((w) => w.path));
+      return before !== undefined && (l.withheld ?? []).some((w) => !was.has(w.path));
+    });
+    if (unapproved.length > 0) {
+      const reason = unapproved.map((l) => withheldText(l.withheld ?? [])).join('; ');
+      logger.warn(`config changed (${why}) but was not applied: ${reason}; still serving the previous configuration`);
+      return none(reason);
+    }
 
     const wanted = new Map(loaded.map((l) => [l.name, l]));
     const added = loaded.filter((l) => !running.has(l.name));

@@ -12,6 +12,8 @@ import { parseConfigFile } from '../config/load-file.js';
 import { IMPORT_KINDS } from '../config/schema.js';
 import { candidates, isExecutableConfig } from '../config/search.js';
 import { readApprovals, realFile, sha256, trustStoreFile, writeApprovals, type Approval } from '../config/trust.js';
+import type { InstalledPackage } from '../loader/installed.js';
+import { describeRunSetting, runSettings } from '../loader/run-settings.js';
 import { UsageError } from './tool-args.js';
 
 export interface TrustRequest {
@@ -20,6 +22,8 @@ export interface TrustRequest {
   /** The file to approve or revoke (default: what mcphost reads here). */
   file?: string;
   action: 'approve' | 'revoke' | 'list';
+  /** Installed plugins, whose schemas say which of their settings run something. */
+  installed?: InstalledPackage[];
 }
 
 export interface TrustEntry {
@@ -111,7 +115,10 @@ function readable(file: string): boolean {
   }
 }
 
-/** `servers.x: npx -y foo`, `plugins.y.module: /p/y.js`: what approving the file lets run. */
+/**
+ * `servers.x: npx -y foo`, `plugins.y.module: /p/y.js`, `plugins.godot.godotBinary: ./godot (a
+ * program)`: what approving the file lets run.
+ */
 async function whatItRuns(file: string, bytes: Buffer, request: TrustRequest): Promise<string[]> {
   if (isExecutableConfig(file)) return ['(JavaScript: the whole file runs as code when mcphost loads it)'];
   const client = clientFiles('claude-code', request.cwd, request.env)
@@ -133,6 +140,7 @@ async function whatItRuns(file: string, bytes: Buffer, request: TrustRequest): P
   for (const [name, section] of Object.entries(isPlainObject(raw.plugins) ? raw.plugins : {})) {
     if (isPlainObject(section) && typeof section.module === 'string') lines.push(`plugins.${name}.module: ${section.module}`);
   }
+  lines.push(...(await runSettings(raw.plugins, { installed: request.installed })).map(describeRunSetting));
   return lines;
 }
 

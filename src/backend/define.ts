@@ -49,3 +49,34 @@ export function defineCommand<C, S extends z.ZodType>(command?: CommandDef<C, S>
 export function configPath(): z.ZodString {
   return z.string().min(1).meta({ 'mcphost/path': true });
 }
+
+// Settings that decide what runs. A value of one of these that comes from a config file found by
+// searching (a cloned repository's .mcprc) is not given to the backend until the user approves the
+// file with `mcphost trust`, as `servers.*.command` is not started: the backend sees the setting as
+// unset (its default applies) and finds it in `ctx.withheld`. The user's own config, a file named
+// with --config, the environment and flags are the user's, and apply at once.
+
+/**
+ * A config string naming a program to run: a command looked up on PATH (`luajit`), or a path to an
+ * executable, which (holding a `/`) is resolved like `configPath()`.
+ */
+export function programPath(): z.ZodString {
+  return z.string().min(1).meta({ 'mcphost/runs': 'program' });
+}
+
+/**
+ * A config string naming a file or folder of code the backend runs (a script, a checkout whose
+ * scripts an interpreter loads). Resolved like `configPath()`, and approved like `programPath()`.
+ */
+export function codePath(): z.ZodString {
+  return z.string().min(1).meta({ 'mcphost/path': true, 'mcphost/runs': 'code' });
+}
+
+/**
+ * Marks any other setting whose value decides what runs — a command line given as a string or an
+ * array, a program's arguments, an interpreter's options — so that it waits for approval like
+ * `programPath()`: `mcpCommand: runs(z.union([z.string(), z.array(z.string())]))`.
+ */
+export function runs<S extends z.ZodType>(schema: S): S {
+  return schema.meta({ 'mcphost/runs': 'command' }) as S;
+}

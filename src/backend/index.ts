@@ -47,7 +47,9 @@ export type {
   UiResourceMeta,
   UiResourcePermissions,
   UiToolMeta,
+  WithheldSetting,
 } from './types.js';
-export { configPath, defineBackend, defineCommand, definePrompt, defineTool } from './define.js';
+export { codePath, configPath, defineBackend, defineCommand, definePrompt, defineTool, programPath, runs } from './define.js';
+export { approvalProblem, requireApproved } from './approval.js';
 export { MissingCapabilityError, NotFoundError, RequestError, ToolError, UnavailableError, isRequestError, isToolError } from './errors.js';
 export { inputRequired, isInputRequired, structured, text } from './result.js';

@@ -53,6 +53,27 @@ export interface BackendContext<C = unknown> {
    * replaces it. Absent where nothing scrapes (one-shot commands may still call it: it is a no-op).
    */
   gauge?(name: string, help: string, read: () => number | undefined): void;
+  /**
+   * Settings that decide what runs (`programPath()`, `codePath()`, `runs()`) which a config file the
+   * user has not approved tried to set: the backend got them unset (their defaults) instead. A
+   * feature that needs one calls `requireApproved(ctx, [...keys])`, which throws an
+   * UnavailableError telling the user what to approve. Empty (or absent) when nothing was withheld.
+   */
+  withheld?: readonly WithheldSetting[];
+}
+
+/** A setting a config file not yet approved tried to set (see BackendContext.withheld). */
+export interface WithheldSetting {
+  /** Its key path in the backend's section: `pobPath`, `lua.cmd`. */
+  key: string;
+  /** Its full key: `plugins.pob.pobPath`. */
+  path: string;
+  /** What it names: a program, code, or a command line (or its arguments). */
+  kind: 'program' | 'code' | 'command';
+  /** The file that set it (the one to approve). */
+  file: string;
+  /** The file was never approved, or changed since it was. */
+  reason: 'not-approved' | 'changed';
 }
 
 /** W3C trace context of the request a call serves (`traceparent` in the request's `_meta`). */

@@ -31,6 +31,10 @@ export default class Config extends HostCommand {
       this.log(`plugins: ${report.plugins.value.join(', ') || 'none'}   (${report.plugins.source})`);
       this.log('');
       const rows = flatten(report.config).map(([key, value]) => [key, JSON.stringify(value), report.sources[key] ?? 'default']);
+      // A setting waiting for approval with no default has no value to show: its line says why.
+      for (const [key, source] of Object.entries(report.sources)) {
+        if (source.startsWith('not applied') && !rows.some(([k]) => k === key)) rows.push([key, '(unset)', source]);
+      }
       this.log(columns(rows));
       for (const e of report.errors) this.logToStderr(`error in plugin ${e.plugin}: ${e.message}`);
     }

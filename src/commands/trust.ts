@@ -28,7 +28,7 @@ export default class Trust extends HostCommand {
     if (flags.list && (flags.revoke || args.file)) throw new UsageError('--list takes neither a file nor --revoke');
     const options = this.hostOptions(flags);
     const action = flags.list ? 'list' : flags.revoke ? 'revoke' : 'approve';
-    const report = await manageTrust({ cwd: options.cwd, env: options.env, file: args.file, action });
+    const report = await manageTrust({ cwd: options.cwd, env: options.env, file: args.file, action, installed: options.installed });
     if (this.jsonEnabled()) return report;
     if (action === 'list') {
       if (report.files.length === 0) this.log(`no approved files (${report.store})`);

@@ -4,8 +4,10 @@
 // resolved config, so every caller (serve, call with its setting flags, `mcphost config`) gets the
 // same answer whatever ran before.
 import type * as z from 'zod';
+import { withheldText } from '../backend/approval.js';
+import type { WithheldSetting } from '../backend/types.js';
 import { issueLines, type IssueLine } from '../lib/zod-issues.js';
-import { coerceString, isPathSchema, objectShape, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
+import { coerceString, isPathSchema, objectShape, runsKind, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
 import { deepClone, fillDefaultSources, isPlainObject, recordLeaves, setPath, type Sources } from './layers.js';
 import type { Override, ResolvedConfig } from './resolve.js';
 import { HOST_PLUGIN_KEYS } from './schema.js';
@@ -23,6 +25,8 @@ export interface PluginConfig {
   sources: Sources;
   /** The absolute paths its `configPath()` settings name (the default roots of remote clients' file arguments). */
   paths: string[];
+  /** Settings that decide what runs, set by a file not yet approved: left out of `value` (see BackendContext.withheld). */
+  withheld: WithheldSetting[];
 }
 
 /**
@@ -44,7 +48,7 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
   if (Object.keys(section).length > 0) recordLeaves(sources, section, prefix, { kind: 'file', file: resolved.file ?? '' });
   if (!schema) {
     const extraKeys = Object.keys(section);
-    if (extraKeys.length === 0) return { value: {}, sources: new Map(), paths: [] };
+    if (extraKeys.length === 0) return { value: {}, sources: new Map(), paths: [], withheld: [] };
     throw configError(
       resolved.file,
       extraKeys.map((k) => ({ path: `${key}.${k}`, message: `unknown key (plugin ${plugin.name} takes no settings)` })),
@@ -68,19 +72,67 @@ export function resolvePluginConfig(resolved: ResolvedConfig, plugin: PluginConf
     const keyPath = o.path.split('.').slice(2);
     set(keyPath, typeof o.value === 'string' ? coerceString(schemaAt(schema, keyPath), o.value) : o.value, { kind: 'flag', name: o.flag });
   }
+  const withheld = withholdRunning(schema, section, prefix, sources, resolved);
   const lines: IssueLine[] = unknownKeys(schema, section).map((u) => ({
     path: [...prefix, ...u.path].join('.'),
     message: `unknown key (known keys: ${u.known.join(', ') || 'none'})`,
   }));
   const parsed = schema.safeParse(section, { reportInput: true });
-  if (!parsed.success)
-    lines.push(...issueLines(parsed.error, section, prefix, schema).filter((l) => !lines.some((u) => u.path === l.path)));
+  if (!parsed.success) {
+    // A required setting that was withheld: say why it is missing rather than that it is.
+    const why = (l: IssueLine) => {
+      const w = withheld.find((w) => l.path === w.path || l.path.startsWith(`${w.path}.`));
+      return w ? { path: l.path, message: withheldText([w]) } : l;
+    };
+    lines.push(
+      ...issueLines(parsed.error, section, prefix, schema)
+        .filter((l) => !lines.some((u) => u.path === l.path))
+        .map(why),
+    );
+  }
   if (lines.length > 0) throw configError(resolved.file, lines, lookup);
   const value = parsed.data;
   fillDefaultSources(sources, value, prefix);
   const paths: string[] = [];
   resolvePaths(schema, value, [], prefix, resolved, sources, paths);
-  return { value, sources, paths };
+  return { value, sources, paths, withheld };
+}
+
+/**
+ * Takes out of `section` every setting marked as deciding what runs (programPath(), codePath(),
+ * runs()) whose value came from the config file while that file is not trusted; the schema's
+ * default applies instead. The environment and flags are the user's own, so what they set stays.
+ */
+function withholdRunning(
+  schema: unknown,
+  section: Record<string, unknown>,
+  prefix: string[],
+  sources: Sources,
+  resolved: ResolvedConfig,
+): WithheldSetting[] {
+  const { trust, file } = resolved;
+  if (!trust || trust.trusted || !file) return [];
+  const reason = trust.reason === 'changed' ? 'changed' : 'not-approved';
+  const out: WithheldSetting[] = [];
+  const fromFile = (at: string) => [...sources].some(([k, s]) => (k === at || k.startsWith(`${at}.`)) && s.kind === 'file');
+  const walk = (holder: Record<string, unknown>, at: string[]) => {
+    for (const [key, child] of Object.entries(holder)) {
+      const keyPath = [...at, key];
+      const childSchema = schemaAt(schema, keyPath);
+      if (childSchema === undefined) continue;
+      const kind = runsKind(childSchema);
+      const full = [...prefix, ...keyPath].join('.');
+      if (kind && fromFile(full)) {
+        delete holder[key];
+        for (const k of [...sources.keys()]) if (k === full || k.startsWith(`${full}.`)) sources.delete(k);
+        out.push({ key: keyPath.join('.'), path: full, kind, file: trust.file, reason });
+      } else if (!kind && isPlainObject(child)) {
+        walk(child, keyPath);
+      }
+    }
+  };
+  walk(section, []);
+  return out;
 }
 
 function resolvePaths(
@@ -96,9 +148,12 @@ function resolvePaths(
   for (const [key, child] of Object.entries(value)) {
     const childSchema = schemaAt(schema, [key]);
     if (childSchema === undefined) continue;
-    if (typeof child === 'string' && child !== '' && isPathSchema(childSchema)) {
+    // A program named by a path (`./tools/godot`, not `godot` looked up on PATH) resolves as a path does.
+    const programByPath = runsKind(childSchema) === 'program' && /[/\\]/.test(String(child));
+    if (typeof child === 'string' && child !== '' && (isPathSchema(childSchema) || programByPath)) {
       value[key] = resolveFrom(sources, [...prefix, ...at, key].join('.'), child, resolved.baseDir, resolved.cwd);
-      paths.push(value[key] as string);
+      // A program is not a place remote clients' file arguments may name.
+      if (!programByPath) paths.push(value[key] as string);
     } else if (isPlainObject(child) && unwrap(childSchema)) {
       resolvePaths(childSchema, child, [...at, key], prefix, resolved, sources, paths);
     }

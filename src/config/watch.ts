@@ -3,7 +3,7 @@
 // follow), events are gathered for a moment (one save is several events), and a change is reported
 // only when the content's hash differs from the last one seen, so a touch or a duplicate event
 // costs a read and nothing else. A file that appears or disappears counts as a change.
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from './trust.js';
 import { readRegularFileSync } from '../lib/regular-file.js';
@@ -12,6 +12,14 @@ interface FileWatch {
   /** Watches exactly these files from now on (their current content is the reference). */
   set(files: readonly string[]): void;
   close(): void;
+}
+
+/** The folder itself if it exists, else its nearest parent that does. */
+function nearestExisting(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(d)) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
 }
 
 function digest(file: string): string {
@@ -42,18 +50,34 @@ export function watchFiles(onChange: (files: string[]) => void, options: { debou
     if (changed.length > 0 && !closed) onChange(changed);
   };
 
+  const schedule = () => {
+    if (pending.size > 0 && !timer) timer = setTimeout(flush, debounceMs);
+  };
+
+  // A folder that does not exist yet (no approval recorded yet: ~/.config/mcphost) is waited for
+  // from its nearest existing parent; once it appears it is watched itself, and its files checked.
   const watchDir = (dir: string) => {
     if (watchers.has(dir)) return;
+    const target = nearestExisting(dir);
+    if (target === undefined) return;
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, name) => {
+      const watcher = watch(target, { persistent: false }, (_event, name) => {
+        if (target !== dir) {
+          if (nearestExisting(dir) === target) return;
+          watcher.close();
+          watchers.delete(dir);
+          watchDir(dir);
+          for (const file of seen.keys()) if (path.dirname(file) === dir) pending.add(file);
+          schedule();
+          return;
+        }
         const names = name ? [path.join(dir, name.toString())] : [...seen.keys()].filter((f) => path.dirname(f) === dir);
         for (const file of names) if (seen.has(file)) pending.add(file);
-        if (pending.size > 0 && !timer) timer = setTimeout(flush, debounceMs);
+        schedule();
       });
       watcher.on('error', (error) => options.onError?.(error));
       watchers.set(dir, watcher);
     } catch (error) {
-      // A folder that does not exist (no approvals recorded yet): nothing to watch there.
       options.onError?.(error as Error);
     }
   };

@@ -120,10 +120,34 @@ export function unknownKeys(schema: unknown, value: unknown, path: string[] = []
   return found;
 }
 
+/** A metadata value of the schema or of any schema it wraps (optional, default, describe, pipe, …). */
+function metaOf(schema: unknown, key: string): unknown {
+  const read = (s: unknown) => (s as { meta?: () => Record<string, unknown> | undefined } | undefined)?.meta?.()?.[key];
+  let cur = schema;
+  for (let i = 0; i < 20 && cur !== undefined; i++) {
+    const found = read(cur);
+    if (found !== undefined) return found;
+    const def = defOf(cur);
+    if (!def) return undefined;
+    if (wrappers.has(def.type)) cur = def.innerType;
+    else if (def.type === 'pipe') cur = def.in;
+    else if (def.type === 'lazy') cur = (def.getter as () => unknown)();
+    else return undefined;
+  }
+  return undefined;
+}
+
 /** True when the schema (or the schema it wraps) carries `.meta({ 'mcphost/path': true })`. */
 export function isPathSchema(schema: unknown): boolean {
-  const read = (s: unknown) => (s as { meta?: () => Record<string, unknown> | undefined } | undefined)?.meta?.();
-  return Boolean(read(schema)?.['mcphost/path'] || read(unwrap(schema))?.['mcphost/path']);
+  return Boolean(metaOf(schema, 'mcphost/path'));
+}
+
+/** What a setting starts, when its schema is marked so (`programPath()`, `codePath()`, `runs()`). */
+export type RunsKind = 'program' | 'code' | 'command';
+
+export function runsKind(schema: unknown): RunsKind | undefined {
+  const kind = metaOf(schema, 'mcphost/runs');
+  return kind === 'program' || kind === 'code' || kind === 'command' ? kind : undefined;
 }
 
 /** A zod ≥ 4 schema; a zod 3 schema registers but breaks `tools/list` for every client. */

@@ -3,7 +3,7 @@
 // are imported.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Backend, Logger } from '../backend/types.js';
+import type { Backend, Logger, WithheldSetting } from '../backend/types.js';
 import type { Source } from '../config/layers.js';
 import { resolvePluginConfig } from '../config/plugin-config.js';
 import type { Override, ResolvedConfig } from '../config/resolve.js';
@@ -34,6 +34,8 @@ export interface LoadedBackend {
   cacheDir?: string;
   /** Paths its settings name (configPath() values): the default roots of remote clients' file arguments. */
   paths?: string[];
+  /** Its settings that decide what runs, set by a file not yet approved, and so left out of `config`. */
+  withheld?: WithheldSetting[];
   origin: { kind: OriginKind; location: string };
 }
 
@@ -122,8 +124,12 @@ export function configureBackend(imported: ImportedBackend, resolved: ResolvedCo
   const dirs = { configDir: resolved.baseDir, cacheDir: path.join(resolved.cacheDir, name) };
   if (imported.server) return { name, backend, config: imported.server, sources: new Map(), section, origin, ...dirs };
   try {
-    const { value, sources, paths } = resolvePluginConfig(resolved, { name, schema: backend.configSchema, env: backend.env }, overrides);
-    return { name, backend, config: value, sources, section, origin, paths, ...dirs };
+    const { value, sources, paths, withheld } = resolvePluginConfig(
+      resolved,
+      { name, schema: backend.configSchema, env: backend.env },
+      overrides,
+    );
+    return { name, backend, config: value, sources, section, origin, paths, withheld, ...dirs };
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new PluginLoadError(name, `plugin ${name}: config: ${(error as Error).message}`, { cause: error });

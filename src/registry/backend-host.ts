@@ -10,6 +10,7 @@ import type {
   ProgressUpdate,
   TraceContext,
 } from '../backend/types.js';
+import { withheldText } from '../backend/approval.js';
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { LoadedBackend } from '../loader/load.js';
 import { userCacheDir } from '../config/cache-dir.js';
@@ -63,7 +64,11 @@ export class BackendHost {
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),
       serving: options.serving === true,
       gauge: (name, help, read) => options.onGauge?.(this.name, name, help, read),
+      withheld: loaded.withheld ?? [],
     };
+    // Serving, said once at set-up (the features that need these say it again when used); a
+    // one-shot command prints the error it gets, so a warning would say it twice.
+    if (loaded.withheld?.length) this.context.logger[options.serving ? 'warn' : 'debug'](withheldText(loaded.withheld));
   }
 
   /** Starts the backend once; after a failure the next call tries again. */

@@ -9,6 +9,7 @@ import { promptArguments } from './prompts.js';
 import type { PublishedPrompt, PublishedResource, PublishedTemplate, PublishedTool } from './published.js';
 import { inputJsonSchema, toJsonSchema } from './schemas.js';
 import { route, type Route } from './uri-template.js';
+import { renameIn, uiRenames, viewUris, type UiRenames } from './ui-names.js';
 
 interface Snapshot {
   tools: Map<string, PublishedTool>;
@@ -22,21 +23,22 @@ type ListingKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 /** How one kind of entry is published: its public key, and the entry built for it. */
 interface Kind<D, P> {
   what: 'tool' | 'prompt' | 'resource';
-  key(def: D, plugin: string, prefixed: boolean): string;
-  entry(host: BackendHost, def: D, key: string): P;
+  key(def: D, plugin: string, prefixed: boolean, renames: UiRenames | undefined): string;
+  entry(host: BackendHost, def: D, key: string, renames: UiRenames | undefined): P;
 }
 
 const TOOL: Kind<ToolDef, PublishedTool> = {
   what: 'tool',
   key: (def, plugin, prefixed) => publicName(plugin, def.name, prefixed),
-  entry: (host, def, name) => ({
+  entry: (host, def, name, renames) => ({
     publicName: name,
     plugin: host.name,
     host,
     def,
     inputSchema: inputJsonSchema(def),
     outputSchema: def.output ? toJsonSchema(def.output, 'output') : undefined,
-    meta: def._meta,
+    meta: renames && def._meta ? renameIn(def._meta, renames) : def._meta,
+    ...(renames && { renames }),
   }),
 };
 const PROMPT: Kind<PromptDef, PublishedPrompt> = {
@@ -46,8 +48,14 @@ const PROMPT: Kind<PromptDef, PublishedPrompt> = {
 };
 const RESOURCE: Kind<ResourceDef, PublishedResource> = {
   what: 'resource',
-  key: (def) => def.uri,
-  entry: (host, def) => ({ plugin: host.name, host, def }),
+  key: (def, _plugin, _prefixed, renames) => renames?.get(def.uri) ?? def.uri,
+  entry: (host, def, uri, renames) => ({
+    plugin: host.name,
+    host,
+    def,
+    uri,
+    ...(renames && { renames, meta: def._meta && renameIn(def._meta, renames) }),
+  }),
 };
 
 export class Catalog {
@@ -101,13 +109,15 @@ export class Catalog {
 
   private async build(strict: boolean): Promise<Snapshot> {
     const snap: Snapshot = { tools: new Map(), prompts: new Map(), resources: new Map(), templates: [] };
+    let renames = new Map<string, UiRenames>();
     const publish = <D, P extends { plugin: string }>(into: Map<string, P>, kind: Kind<D, P>, host: BackendHost, defs: D[]) => {
       const prefixed = host.loaded.section.prefix !== false;
+      const own = renames.get(host.name);
       for (const def of defs) {
-        const key = kind.key(def, host.name, prefixed);
+        const key = kind.key(def, host.name, prefixed, own);
         const seen = into.get(key);
         if (!seen) {
-          into.set(key, kind.entry(host, def, key));
+          into.set(key, kind.entry(host, def, key, own));
           continue;
         }
         const message = `${kind.what} ${key} is published by both plugin ${seen.plugin} and plugin ${host.name}`;
@@ -123,6 +133,14 @@ export class Catalog {
         resources: await this.listing<ResourceDef>(host, 'resources'),
         templates: await this.listing<ResourceTemplateDef>(host, 'resourceTemplates'),
       })),
+    );
+    renames = uiRenames(
+      listings.map(({ host, tools, resources }) => ({
+        plugin: host.name,
+        uris: [...resources.map((r) => r.uri), ...tools.flatMap((t) => viewUris(t._meta))],
+      })),
+      new Set(listings.flatMap((l) => l.resources.map((r) => r.uri))),
+      (message) => this.options.logger.error(message),
     );
     for (const { host, tools, prompts, resources, templates } of listings) {
       publish(snap.tools, TOOL, host, tools);
@@ -156,6 +174,11 @@ export class Catalog {
 
   async tool(name: string): Promise<PublishedTool | undefined> {
     return (await this.current()).tools.get(name);
+  }
+
+  /** Tools published under another name whose backend's own name for them is `name` (what a view calls). */
+  async byLocalName(name: string): Promise<PublishedTool[]> {
+    return [...(await this.current()).tools.values()].filter((t) => t.def.name === name && t.publicName !== name);
   }
 
   /** The error for a tool name nothing publishes, with the names it is close to. */
@@ -203,8 +226,8 @@ export class Catalog {
     const out: Array<ResourceListing & { plugin: string }> = [];
     for (const r of snap.resources.values()) {
       if (plugin && r.plugin !== plugin) continue;
-      const { uri, name, title, description, mimeType, _meta } = r.def;
-      out.push({ uri, name, title, description, mimeType, _meta, plugin: r.plugin });
+      const { name, title, description, mimeType, _meta } = r.def;
+      out.push({ uri: r.uri, name, title, description, mimeType, _meta: r.renames ? r.meta : _meta, plugin: r.plugin });
     }
     for (const t of snap.templates) {
       if ((plugin && t.plugin !== plugin) || !t.def.list) continue;

@@ -11,6 +11,8 @@ import { argumentsTooLarge, type Limits } from './limits.js';
 import { runPrompt } from './prompts.js';
 import type { CallOptions, CallRecord, PublishedTool } from './published.js';
 import { toReadContents, type CallOutcome } from './result.js';
+import { isUiUri, renameInContents } from './ui-names.js';
+import { ViewsRead } from './views-read.js';
 
 /** A resource read's answer, or the questions its handler asks the client first. */
 export type ReadAnswer = { contents: ResourceContents[] } | InputRequiredResult;
@@ -27,6 +29,8 @@ export interface DispatchEnvironment {
 export class Dispatch {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly callListeners = new Set<(record: CallRecord) => void>();
+  /** Whose views each client read: how a view's call by its server's own tool name finds that server. */
+  readonly views = new ViewsRead();
 
   constructor(
     private readonly catalog: Catalog,
@@ -75,12 +79,18 @@ export class Dispatch {
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadAnswer> {
     const found = await this.catalog.route(uri);
     const short = uri.slice(0, 200);
+    // A renamed view (ui-names.ts) is read under the URI its backend published, and answered under its new one.
+    const renamed = found.kind === 'resource' && found.target.uri === uri ? found.target : undefined;
+    const asked = renamed?.def.uri ?? uri;
     const answered = await boundedCall(
       this.bounds(`reading ${short}`, found.target.host, options, `resource ${short}`),
-      (ctx) => (found.kind === 'resource' ? found.target.def.read(uri, ctx) : found.target.def.read(uri, found.variables, ctx)),
-      (value) => toReadContents(uri, found.target.def.mimeType, value as Parameters<typeof toReadContents>[2]),
+      (ctx) => (found.kind === 'resource' ? found.target.def.read(asked, ctx) : found.target.def.read(uri, found.variables, ctx)),
+      (value) => toReadContents(asked, found.target.def.mimeType, value as Parameters<typeof toReadContents>[2]),
     );
-    return 'asks' in answered ? answered.asks : this.answerOf(answered, `resource ${short}`);
+    if ('asks' in answered) return answered.asks;
+    const read = this.answerOf(answered, `resource ${short}`);
+    if (isUiUri(uri)) this.views.saw(options.client ?? this.env.localClient, found.target.plugin);
+    return renamed?.renames ? { ...read, contents: renameInContents(read.contents, renamed.renames) } : read;
   }
 
   async getPrompt(

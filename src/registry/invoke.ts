@@ -11,6 +11,7 @@ import { argumentsTooLarge, type Limits } from './limits.js';
 import type { CallOptions, PublishedTool } from './published.js';
 import { errorOutcome, resultError, toToolResult, type CallOutcome } from './result.js';
 import { argsErrorText, checkArgs, shortLines } from './schemas.js';
+import { renameInResult } from './ui-names.js';
 
 export interface RunEnvironment {
   /** Aborted when the host shuts down. */
@@ -76,7 +77,9 @@ export async function runTool(
   }
 }
 
-function checkedOutput(tool: PublishedTool, result: ToolResult): CallOutcome {
+function checkedOutput(tool: PublishedTool, answer: ToolResult): CallOutcome {
+  // A backend whose views were renamed (ui-names.ts) has its references in the result renamed too.
+  const result = tool.renames ? renameInResult(answer, tool.renames) : answer;
   if (result.isError) return { result, error: resultError(result) };
   if (tool.def.output && result.structuredContent !== undefined && 'safeParse' in tool.def.output) {
     const parsed = (tool.def.output as z.ZodType).safeParse(result.structuredContent);

@@ -7,7 +7,7 @@ import { BackendHost } from './backend-host.js';
 import type { Catalog } from './catalog.js';
 import type { HostClient } from './clients.js';
 import type { Dispatch } from './dispatch.js';
-import { ShutdownError } from './errors.js';
+import { ShutdownError, UnknownNameError } from './errors.js';
 import type { FileRoots } from './files.js';
 import { clampTimeout } from './limits.js';
 import type { BackendGauge, PublishedTool } from './published.js';
@@ -84,10 +84,12 @@ export class Lifecycle {
     return [...this.gaugeMap.values()];
   }
 
-  async findTool(name: string): Promise<PublishedTool> {
+  async findTool(name: string, client?: HostClient): Promise<PublishedTool> {
     const { catalog } = this.parts;
     const tool = await catalog.tool(name);
     if (tool) return tool;
+    const local = await this.byLocalName(name, client);
+    if (local) return local;
     // A client may call a mounted server's tool before that server answered its first listing (a
     // listing never waits for it while serving): wait for the backends the name could belong to,
     // within their start timeout, then look again, rather than answer "unknown tool".
@@ -111,13 +113,35 @@ export class Lifecycle {
     throw await catalog.unknownTool(name);
   }
 
+  /**
+   * A tool called by its backend's own name, as a view calls its server's tools (views-read.ts):
+   * the one backend with such a tool, or of several, the one whose views this client read.
+   */
+  private async byLocalName(name: string, client: HostClient | undefined): Promise<PublishedTool | undefined> {
+    const found = await this.parts.catalog.byLocalName(name);
+    if (found.length <= 1) return found[0];
+    const seen = this.parts.dispatch.views.of(client);
+    const theirs = found.filter((t) => seen.includes(t.plugin));
+    if (theirs.length === 1) return theirs[0];
+    const names = found.map((t) => t.publicName);
+    throw new UnknownNameError(
+      'tool',
+      name,
+      names,
+      `: ${names.join(', ')} are each a backend's ${JSON.stringify(name)}, and this client read the views of ${theirs.length ? 'several' : 'none'} of them; call one by its published name`,
+    );
+  }
+
   /** See Registry.watch. */
   async watch(uri: string, listener: (uri: string) => void): Promise<() => void> {
     const found = await this.parts.catalog.route(uri);
     const subscribe = found.target.def.subscribe;
     if (!subscribe) throw new NotWatchableError(uri);
     await found.target.host.ensureStarted();
-    return this.watches.add(uri, { subscribe, ctx: found.target.host.context }, listener);
+    // A renamed view (ui-names.ts) is watched under the URI its backend published; listeners hear the new one.
+    const asked = found.kind === 'resource' && found.target.uri === uri ? found.target.def.uri : uri;
+    const watched: typeof subscribe = (_uri, changed, ctx) => subscribe(asked, changed, ctx);
+    return this.watches.add(uri, { subscribe: watched, ctx: found.target.host.context }, listener);
   }
 
   /** See Registry.checkBareNames. */

@@ -17,6 +17,7 @@ import type { HostClient } from './clients.js';
 import type { Limits } from './limits.js';
 import type { CallOutcome } from './result.js';
 import type { JsonSchema } from './schemas.js';
+import type { UiRenames } from './ui-names.js';
 
 export interface RegistryOptions {
   logger: Logger;
@@ -41,6 +42,8 @@ export interface PublishedTool {
   outputSchema?: JsonSchema;
   /** The tool's `_meta` as clients that render views are listed it (its `ui://` URIs as published). */
   meta?: ToolMeta;
+  /** The backend's `ui://` URIs published under other names (ui-names.ts): its results are rewritten with them. */
+  renames?: UiRenames;
 }
 
 export interface PublishedPrompt {
@@ -55,6 +58,12 @@ export interface PublishedResource {
   plugin: string;
   host: BackendHost;
   def: ResourceDef;
+  /** The URI it is published under: `def.uri`, or its new name when another backend publishes that too. */
+  uri: string;
+  /** Set when the backend has renamed `ui://` URIs: its reads' contents are rewritten with them. */
+  renames?: UiRenames;
+  /** `def._meta` with those URIs renamed. */
+  meta?: ResourceDef['_meta'];
 }
 
 export interface PublishedTemplate {

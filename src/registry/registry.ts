@@ -100,9 +100,12 @@ export class Registry {
     return this.catalog.listedTool(name);
   }
 
-  /** A tool by its public name; waits for a backend still starting whose tools the name may be. */
-  findTool(name: string): Promise<PublishedTool> {
-    return this.lifecycle.findTool(name);
+  /**
+   * A tool by its public name; waits for a backend still starting whose tools the name may be.
+   * Also by a backend's own name for it, as a view calls it (`client`: whose views were read).
+   */
+  findTool(name: string, client?: HostClient): Promise<PublishedTool> {
+    return this.lifecycle.findTool(name, client);
   }
 
   /** A tool by its plugin-local name, as `mcphost call <plugin> <tool>` takes it. */

@@ -8,10 +8,10 @@
 import type { ClientCapabilities, ToolMeta } from '../backend/types.js';
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** What mcphost declares to the servers it mounts: it relays HTML views (each client is checked on use). */
-export const RELAYED_UI_EXTENSION = { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } as const;
+export const RELAYED_UI_EXTENSION: Record<string, { mimeTypes: string[] }> = { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } };
 
 /** Whether the client declared the extension with the HTML view type (as ext-apps' getUiCapability is checked). */
 export function rendersViews(capabilities: ClientCapabilities | undefined): boolean {

@@ -62,7 +62,7 @@ export function installToolCalls(server: Server, registry: Registry, options: To
     }
     let tool: PublishedTool;
     try {
-      tool = await registry.findTool(name);
+      tool = await registry.findTool(name, options.client);
     } catch (error) {
       throw options.toProtocolError(error);
     }

@@ -4,7 +4,7 @@
 // broken edit is logged with its file and key and changes nothing; an edit of a project file that
 // makes it unapproved starts nothing new until `mcphost trust`.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
@@ -12,6 +12,7 @@ import { watchConfig } from '../../src/app/live-config.js';
 import { approveFile } from '../../src/app/trust.js';
 import { serveOnHttp } from '../../src/server/http.js';
 import { isolatedEnv } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, textOf, waitFor, whenListed } from '../upstream/helpers.js';
 
@@ -24,9 +25,9 @@ function fixture(env: Record<string, string> = {}) {
   return { command: process.execPath, args: [FIXTURE_SERVER], env: { FIXTURE_TOOLS_ONLY: '1', ...env } };
 }
 
-async function serveLive(dir: string, configFile?: string) {
+async function serveLive(dir: string, configFile?: string, env = isolatedEnv(dir) as NodeJS.ProcessEnv) {
   const log: string[] = [];
-  const options = { cwd: dir, env: isolatedEnv(dir) as NodeJS.ProcessEnv, configFile, serving: true, writeLog: (l: string) => log.push(l) };
+  const options = { cwd: dir, env, configFile, serving: true, writeLog: (l: string) => log.push(l) };
   const { registry, logger, resolved, loaded } = await openHost(options);
   const http = await serveOnHttp(
     registry,
@@ -117,5 +118,31 @@ describe('editing the config file while serving', () => {
     approveFile(file, env);
     await whenListed(client, ['fy_echo']);
     await waitFor(async () => (await pidOf(client, 'fx_pid').catch(() => pid)) !== pid, 'fx restarted with the approved edit');
+  }, 60_000);
+
+  it('applies a plugin setting that runs a program once the file is approved, and holds it while an edit waits', async () => {
+    const tmp = tempDir();
+    const marker = path.join(tmp.dir, 'RAN');
+    const luajit = path.join(tmp.dir, 'luajit.sh');
+    writeFileSync(luajit, `#!/bin/sh\necho ran >> ${JSON.stringify(marker)}\nexec luajit "$@"\n`);
+    chmodSync(luajit, 0o755);
+    const file = path.join(tmp.dir, '.mcprc.json');
+    const env = isolatedEnv(tmp.dir, { POB_PATH: path.join(FIXTURES, 'pob/fake-pob') }) as NodeJS.ProcessEnv;
+    writeFileSync(file, JSON.stringify({ plugins: { pob: { cmd: './luajit.sh', lua: { enabled: true } } } }));
+    const { client, log } = await serveLive(tmp.dir, undefined, env);
+    const start = async () => textOf(await client.callTool({ name: 'pob_lua_start', arguments: {} }));
+    expect(await start()).toContain(`plugins.pob.cmd in ${file} waits for your approval`);
+    expect(existsSync(marker)).toBe(false);
+
+    // Approved while serving: the approval record is watched, pob restarts with the file's cmd.
+    approveFile(file, env);
+    // ~/.config/mcphost did not exist when serving started: its creation is seen too.
+    await waitFor(async () => (await start()).includes('"running": true'), 'pob started with the approved cmd');
+    expect(existsSync(marker)).toBe(true);
+
+    // An edit makes the file unapproved: pob keeps the cmd it was approved with, rather than the default.
+    writeFileSync(file, JSON.stringify({ plugins: { pob: { cmd: './other.sh', lua: { enabled: true } } } }));
+    await waitFor(() => log.some((l) => l.includes('not applied') && l.includes('plugins.pob.cmd')), 'the edit held back');
+    expect(await start()).toContain('"running": true');
   }, 60_000);
 });

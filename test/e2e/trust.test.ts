@@ -2,12 +2,13 @@
 // runs, whatever the command; a cloned repository's `servers` command does not start until
 // `mcphost trust`, starts after it, and stops starting once the file changes; `mcphost servers`
 // starts a project's .mcp.json servers only when named. Spawns are seen in the fixture server's journal.
-import { existsSync, mkdirSync, appendFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { connectStdio } from '../helpers/mcp.js';
+import { FIXTURES, REPO } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, journalLines, whenListed } from '../upstream/helpers.js';
 
@@ -128,5 +129,54 @@ describe("`mcphost servers` and a project's .mcp.json", () => {
     const checked = await cli(['servers', 'fx']);
     expect(checked).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/✔ +fx +connected +\d+ tools/) });
     expect(journalLines(journal).filter((l) => l.startsWith('start'))).toHaveLength(1);
+  });
+});
+
+describe("a cloned repository's plugin settings that run programs (issue 36, item 1)", () => {
+  it('`serve --plugins godot,pob,imhex` runs none of them on the first call of each, until `mcphost trust`', async () => {
+    const home = tempDir('mcphost-home-');
+    const env = isolatedEnv(home.dir, { POB_PATH: path.join(FIXTURES, 'pob/fake-pob') });
+    const repo = path.join(home.dir, 'src', 'cloned');
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    const marks = path.join(home.dir, 'MARKS');
+    const script = home.write('src/cloned/run.sh', `#!/bin/sh\necho "$0 $*" >> ${JSON.stringify(marks)}\nexit 1\n`);
+    chmodSync(script, 0o755);
+    const rc = home.write(
+      'src/cloned/.mcprc',
+      `plugins:\n  godot:\n    godotBinary: ./run.sh\n  pob:\n    cmd: ./run.sh\n    lua: { enabled: true }\n` +
+        `  imhex:\n    mode: imhex-mcp\n    mcpCommand: [./run.sh, --mcp]\n`,
+    );
+    const calls = [
+      { name: 'godot_search', arguments: { query: 'Node' } },
+      { name: 'pob_lua_start', arguments: {} },
+      { name: 'imhex_read_bytes', arguments: { offset: 0, count: 1 } },
+    ];
+    const session = await connectStdio(['--plugins', 'godot,pob,imhex'], { cwd: repo, env });
+    try {
+      for (const call of calls) {
+        const result = (await session.client.callTool(call)) as { isError?: boolean; content: Array<{ text: string }> };
+        expect(result.isError).toBe(true);
+        expect(result.content[0].text).toContain(`waits for your approval of that file: run \`mcphost trust ${rc}\``);
+      }
+    } finally {
+      await session.close();
+    }
+    expect(existsSync(marks)).toBe(false);
+    expect(session.stderr()).toContain(`plugins.godot.godotBinary in ${rc} waits for your approval`);
+
+    const trust = await runCli(['trust'], { cwd: repo, env });
+    expect(trust.stdout).toContain(`may run plugins.godot.godotBinary: ./run.sh (a program)`);
+    const approved = await connectStdio(['--plugins', 'godot,pob,imhex'], { cwd: repo, env });
+    try {
+      for (const call of calls) await approved.client.callTool(call);
+    } finally {
+      await approved.close();
+    }
+    // godotBinary and cmd (programPath()) resolve ./run.sh against the file's folder, as a path in it.
+    const ran = readFileSync(marks, 'utf8');
+    expect(ran).toContain(`${script} --version`);
+    expect(ran).toContain(`${script} ${path.join(REPO, 'plugins/pob/lua/server.lua')}`);
+    expect(ran).toContain('run.sh --mcp');
   });
 });

@@ -6,6 +6,7 @@
 import { Client, InMemoryTransport, type ClientOptions, type Transport } from '@modelcontextprotocol/client';
 import { openHost } from '../../src/app/open.js';
 import { runOneShot, type OneShotRequest } from '../../src/app/one-shot.js';
+import type { InstalledPackage } from '../../src/loader/installed.js';
 import type { CallOutcome } from '../../src/registry/result.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
@@ -25,6 +26,8 @@ export interface HostOptions {
   configFile?: string;
   /** Captures the host's log lines (default: dropped). */
   writeLog?: (line: string) => void;
+  /** Installed plugins (what oclif reports under `mcphost plugins`). */
+  installed?: InstalledPackage[];
 }
 
 export interface InProcessSession {
@@ -61,6 +64,7 @@ export async function hostInProcess(options: HostOptions): Promise<{
     env: hostEnv(options),
     plugins: options.plugins,
     configFile: options.configFile,
+    installed: options.installed,
     writeLog: options.writeLog ?? (() => undefined),
     serving: true,
   });

@@ -1,5 +1,5 @@
 // Connects the official SDK client to a real `mcphost serve` child, over stdio or HTTP.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { execa, type ResultPromise } from 'execa';
 import { BIN } from './paths.js';
@@ -7,10 +7,11 @@ import { isolatedEnv } from './cli.js';
 
 export type Era = 'legacy' | 'modern';
 
-function newClient(era: Era): Client {
+/** `options`: what the client declares (capabilities), beside the era it is pinned to. */
+function newClient(era: Era, options: ClientOptions = {}): Client {
   return new Client(
     { name: 'mcphost-test', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    era === 'modern' ? { ...options, versionNegotiation: { mode: { pin: '2026-07-28' } } } : options,
   );
 }
 
@@ -23,7 +24,7 @@ export interface StdioSession {
 
 export async function connectStdio(
   args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; era?: Era },
+  options: { cwd: string; env?: Record<string, string | undefined>; era?: Era; client?: ClientOptions },
 ): Promise<StdioSession> {
   const env = (options.env ?? isolatedEnv(options.cwd)) as Record<string, string>;
   const transport = new StdioClientTransport({
@@ -35,7 +36,7 @@ export async function connectStdio(
   });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = newClient(options.era ?? 'legacy');
+  const client = newClient(options.era ?? 'legacy', options.client);
   await client.connect(transport);
   return { client, transport, stderr: () => stderr, close: () => client.close() };
 }
@@ -44,7 +45,7 @@ export interface HttpServer {
   url: string;
   child: ResultPromise;
   stderr(): string;
-  connect(era?: Era, headers?: Record<string, string>): Promise<Client>;
+  connect(era?: Era, headers?: Record<string, string>, options?: ClientOptions): Promise<Client>;
   stop(): Promise<void>;
 }
 
@@ -78,8 +79,8 @@ export async function startHttp(args: string[], options: { cwd: string; env?: Re
     url,
     child,
     stderr: () => stderr,
-    async connect(era: Era = 'legacy', headers?: Record<string, string>) {
-      const client = newClient(era);
+    async connect(era: Era = 'legacy', headers?: Record<string, string>, options?: ClientOptions) {
+      const client = newClient(era, options);
       await client.connect(new StreamableHTTPClientTransport(new URL(url), headers ? { requestInit: { headers } } : undefined));
       clients.push(client);
       return client;

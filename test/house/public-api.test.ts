@@ -29,6 +29,8 @@ describe('public entry points', () => {
       'RequestError',
       'ToolError',
       'UnavailableError',
+      'approvalProblem',
+      'codePath',
       'configPath',
       'defineBackend',
       'defineCommand',
@@ -38,6 +40,9 @@ describe('public entry points', () => {
       'isInputRequired',
       'isRequestError',
       'isToolError',
+      'programPath',
+      'requireApproved',
+      'runs',
       'structured',
       'text',
     ]);
@@ -90,6 +95,7 @@ describe('public entry points', () => {
         'UiResourceMeta',
         'UiResourcePermissions',
         'UiToolMeta',
+        'WithheldSetting',
       ].sort(),
     );
   });

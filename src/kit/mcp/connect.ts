@@ -15,6 +15,7 @@ import {
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import type { ListKind } from '../../backend/types.js';
 import { RELAYED_CAPABILITIES, type AskRouter } from './asks.js';
+import { RELAYED_UI_EXTENSION } from '../../registry/views.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
@@ -60,7 +61,10 @@ function newClient(ctx: OpenContext): Client {
     { name: 'mcphost', version: '1' },
     {
       listChanged: { tools: notify('tools'), prompts: notify('prompts'), resources: notify('resources') },
-      ...(ctx.asks && { capabilities: RELAYED_CAPABILITIES }),
+      // One connection serves every client of mcphost: it declares what mcphost relays (views to the
+      // clients that render them; questions to those that declared them), and each client is shown
+      // or asked only what it declared. A 2026-era request carries the caller's own declaration (pass-through.ts).
+      capabilities: { ...(ctx.asks && RELAYED_CAPABILITIES), extensions: RELAYED_UI_EXTENSION },
       ...(protocol !== '2025-11-25' && { versionNegotiation: { mode: protocol === 'auto' ? 'auto' : { pin: protocol } } }),
     },
   );

@@ -94,6 +94,8 @@ export function createDefs(options: DefsOptions) {
       input: { jsonSchema: tool.inputSchema as Record<string, unknown> },
       ...(tool.outputSchema && { output: { jsonSchema: tool.outputSchema as Record<string, unknown> } }),
       ...(tool.annotations && { annotations: tool.annotations }),
+      // MCP Apps: the view the server renders this tool with, its visibility — listed as the server gave it.
+      ...(tool._meta && { _meta: tool._meta }),
       // A 2026-era server runs its own tasks, passed through (pass-through.ts); a call to a 2025-era
       // one may become a task of mcphost's for a 2026-era client that declared the tasks extension.
       ...(client.era !== 'modern' && { task: 'optional' as const }),
@@ -187,6 +189,7 @@ export function createDefs(options: DefsOptions) {
       ...(resource.title !== undefined && { title: resource.title }),
       ...(resource.description !== undefined && { description: resource.description }),
       ...(resource.mimeType !== undefined && { mimeType: resource.mimeType }),
+      ...(resource._meta && { _meta: resource._meta }),
       passThrough: true,
       read: (uri: string, ctx: CallContext) => read(uri, ctx),
       subscribe: (uri: string, changed: () => void) => client.watchResource(uri, changed),
@@ -211,6 +214,7 @@ export function createDefs(options: DefsOptions) {
       ...(template.title !== undefined && { title: template.title }),
       ...(template.description !== undefined && { description: template.description }),
       ...(template.mimeType !== undefined && { mimeType: template.mimeType }),
+      ...(template._meta && { _meta: template._meta }),
       ...(completions && { complete }),
       passThrough: true,
       read: (uri: string, _variables: unknown, ctx: CallContext) => read(uri, ctx),

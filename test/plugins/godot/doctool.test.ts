@@ -8,6 +8,7 @@ import { doctorReport } from '../../../src/app/inspect.ts';
 import { isolatedEnv } from '../../helpers/cli.ts';
 import { callInProcess } from '../../helpers/in-process.ts';
 import { tempDir } from '../../helpers/tmp.ts';
+import { approve } from '../../helpers/trust.ts';
 
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -22,10 +23,12 @@ if (!GODOT) console.log('skipping the godot --doctool test: no headless Godot (a
 
 const tmp = tempDir('godot-doctool-');
 
-function project(name: string, section: Record<string, unknown>): string {
+/** A project whose .mcprc.json the user approved (its godotBinary runs only then). */
+async function project(name: string, section: Record<string, unknown>): Promise<string> {
   const dir = path.join(tmp.dir, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, '.mcprc.json'), JSON.stringify({ plugins: { godot: section } }));
+  await approve(dir);
   return dir;
 }
 
@@ -33,7 +36,7 @@ const json = (outcome: Awaited<ReturnType<typeof callInProcess>>) => JSON.parse(
 
 describe.skipIf(!GODOT)('godotBinary with a real Godot', () => {
   it('dumps the reference once, caches it by version in the cache folder, and serves it', async () => {
-    const cwd = project('real', { godotBinary: GODOT });
+    const cwd = await project('real', { godotBinary: GODOT });
     const env = isolatedEnv(cwd);
     const progress: string[] = [];
     const first = await callInProcess({
@@ -78,14 +81,14 @@ describe.skipIf(!GODOT)('godotBinary with a real Godot', () => {
 
 describe('godotBinary that cannot serve', () => {
   it('says the binary was not found and how to fix it', async () => {
-    const cwd = project('missing', { godotBinary: path.join(tmp.dir, 'no-such-godot') });
+    const cwd = await project('missing', { godotBinary: path.join(tmp.dir, 'no-such-godot') });
     const outcome = await callInProcess({ cwd, env: isolatedEnv(cwd), plugin: 'godot', tool: 'search', args: { query: 'x' } });
     expect(outcome.error).toMatchObject({ kind: 'unavailable' });
     expect(outcome.error!.message).toMatch(/no-such-godot was not found.*plugins\.godot\.godotBinary/s);
   });
 
   it('says when the program is not Godot', async () => {
-    const cwd = project('not-godot', { godotBinary: process.execPath });
+    const cwd = await project('not-godot', { godotBinary: process.execPath });
     const report = await doctorReport({ cwd, env: isolatedEnv(cwd), plugins: ['godot'], writeLog: () => undefined });
     expect(report.ok).toBe(false);
     expect(report.plugins[0].message).toMatch(/--version printed no Godot version/);

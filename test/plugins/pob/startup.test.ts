@@ -8,6 +8,7 @@ import { runCli } from '../../helpers/cli.js';
 import { callInProcess } from '../../helpers/in-process.js';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { approve } from '../../helpers/trust.js';
 import { FAKE_POB, pobEnv, pobSession } from './helpers.js';
 
 const tmp = tempDir('mcphost-pob-start-');
@@ -32,6 +33,8 @@ describe('pob without and with lua.enabled', () => {
     expect((await names({ POB_LUA_ENABLED: '1' })).filter((t) => t.startsWith('pob_lua_'))).toHaveLength(14);
     const rc = tempDir('mcphost-pob-rc-');
     rc.write('.mcprc.json', JSON.stringify({ plugins: { pob: { lua: { enabled: true }, pobPath: FAKE_POB, timeoutMs: 4321 } } }));
+    // Found by searching, the file's pobPath (code PoB runs) applies once the user approves it.
+    await approve(rc.dir);
     const s = await pobSession(rc.dir, {});
     try {
       const started = await s.ok('pob_lua_start');
