@@ -29,3 +29,13 @@ export class BackendDownError extends Error {
     this.plugins = down.map((d) => d.plugin);
   }
 }
+
+/** A sign-in (`mcphost auth <server>`) that did not complete: the server or its authorization server failed, or the user did not finish. */
+export class SignInFailure extends Error {
+  readonly server: string;
+  constructor(server: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SignInFailure';
+    this.server = server;
+  }
+}

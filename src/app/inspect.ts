@@ -96,6 +96,8 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
       const values = server[key];
       if (values) for (const k of Object.keys(values)) values[k] = '<redacted>';
     }
+    const oauth = server.oauth as Record<string, unknown> | undefined;
+    if (oauth?.clientSecret) oauth.clientSecret = '<redacted>';
   }
   // Each plugin's settings carry their own sources (resolving them writes nothing into `resolved`).
   const merged = new Map(resolved.sources);

@@ -3,7 +3,7 @@
 // command (host-command.ts) prints the message (or `{"error": …}` with --json) and exits with this.
 import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
-import { BackendDownError, CallFailure } from '../app/failures.js';
+import { BackendDownError, CallFailure, SignInFailure } from '../app/failures.js';
 import { UsageError } from '../app/tool-args.js';
 import { ContractError } from '../loader/contract.js';
 import { PluginLoadError } from '../loader/errors.js';
@@ -51,7 +51,7 @@ export function exitCodeFor(error: unknown): ExitCode | undefined {
   if (error instanceof ConfigError) return Exit.CONFIG;
   if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
   if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
-  if (error instanceof BackendDownError) return Exit.UNAVAILABLE;
+  if (error instanceof BackendDownError || error instanceof SignInFailure) return Exit.UNAVAILABLE;
   if (error instanceof CallFailure) return callExit(error.kind, error.code);
   if (isToolError(error)) return callExit(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code);
   return undefined;

@@ -27,7 +27,9 @@ export default class Serve extends HostCommand {
     host: Flags.string({ description: 'HTTP bind address (env MCPHOST_HOST; default 127.0.0.1)' }),
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
-    token: Flags.string({ description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host' }),
+    token: Flags.string({
+      description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.auth is set',
+    }),
     'tool-mode': Flags.option({
       options: ['flat', 'discover'] as const,
       description:
@@ -62,11 +64,18 @@ export default class Serve extends HostCommand {
     const http = resolved.config.http;
     // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
     const httpServer = transport === 'http' ? await import('../server/http.js') : undefined;
-    if (httpServer && !httpServer.isLoopback(http.host) && !http.token) {
+    if (httpServer && !httpServer.isLoopback(http.host) && !http.token && !http.auth) {
       await registry.close();
       throw new CommandFailure(
-        `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>).`,
+        `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>), or set http.auth (clients sign in).`,
         Exit.USAGE,
+      );
+    }
+    if (httpServer && http.auth && !http.auth.audience && !httpServer.isLoopback(http.host)) {
+      await registry.close();
+      throw new CommandFailure(
+        `http.auth.audience is needed on ${http.host}: set it to the URL clients reach mcphost at (e.g. https://mcp.example.com/mcp), the audience their tokens must name.`,
+        Exit.CONFIG,
       );
     }
     const info = { name: 'mcphost', version: this.config.version };

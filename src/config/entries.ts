@@ -93,5 +93,21 @@ function check(
   }
   const schema = SCHEMAS[section];
   const parsed = schema.safeParse(value, { reportInput: true });
-  return { value, lines: parsed.success ? [] : issueLines(parsed.error, value, [section, name], schema) };
+  const lines = parsed.success ? [] : issueLines(parsed.error, value, [section, name], schema);
+  if (section !== 'plugins') lines.push(...literalSecrets(entry, [section, name]));
+  return { value, lines };
+}
+
+/** A client secret written into the file itself (a file gets shared, committed, printed) instead of a `${VAR}` reference. */
+function literalSecrets(entry: unknown, path: string[]): IssueLine[] {
+  const oauth = isPlainObject(entry) ? entry.oauth : undefined;
+  const secret = isPlainObject(oauth) ? oauth.clientSecret : undefined;
+  if (typeof secret !== 'string' || secret.includes('${')) return [];
+  const variable = `${path[1].toUpperCase().replace(/[^A-Z0-9]/g, '_')}_CLIENT_SECRET`;
+  return [
+    {
+      path: [...path, 'oauth', 'clientSecret'].join('.'),
+      message: `a secret written into the file: give it as a reference instead, e.g. clientSecret: \${${variable}} with ${variable} set in the environment`,
+    },
+  ];
 }

@@ -68,10 +68,41 @@ const stdioServerSchema = z.strictObject({
   ...upstreamCommon,
 });
 
+/** How mcphost signs in to an HTTP server that asks for OAuth (src/upstream/oauth); every key optional. */
+const upstreamOAuthSchema = z.strictObject({
+  clientId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('a client registered in advance with the authorization server (for servers without dynamic registration)'),
+  clientSecret: z.string().min(1).optional().describe('its secret, as a reference (${VAR}): never written into the file'),
+  clientMetadataUrl: z
+    .url({ protocol: /^https$/ })
+    .optional()
+    .describe('an https URL of a Client ID Metadata Document describing mcphost, used as the client id where the server supports it'),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("scopes asked for at sign-in (default: the ones the server's challenge or metadata names)"),
+  redirectPort: z
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .optional()
+    .describe(
+      'port of the sign-in redirect on 127.0.0.1 (default 0: any free port; set one when the client was registered with an exact redirect URI)',
+    ),
+});
+
 const httpServerSchema = z.strictObject({
   type: z.enum(['http', 'streamable-http', 'sse']).optional(),
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).optional(),
+  oauth: z
+    .union([z.literal(false), upstreamOAuthSchema])
+    .optional()
+    .describe('OAuth sign-in (`mcphost auth <name>`); on by default for a server without an Authorization header, false turns it off'),
   ...upstreamCommon,
 });
 
@@ -123,6 +154,22 @@ export const hostConfigSchema = z.strictObject({
         .default(4 * 1024 * 1024),
       sessionIdleMs: positiveMs.default(30 * 60_000).describe('a 2025-era session idle this long is closed'),
       maxSessions: z.number().int().positive().default(1000).describe('sessions kept at once; the longest idle is closed first'),
+      auth: z
+        .strictObject({
+          issuer: z.url({ protocol: /^https?$/ }).describe("the OpenID Connect / OAuth authorization server's issuer URL"),
+          audience: z
+            .url({ protocol: /^https?$/ })
+            .optional()
+            .describe("mcphost's resource URI, the audience its tokens must name (default: the URL served, http://<host>:<port>/mcp)"),
+          jwksUri: z
+            .url({ protocol: /^https?$/ })
+            .optional()
+            .describe("the issuer's signing keys (default: jwks_uri from its metadata)"),
+          scopes: z.array(z.string().min(1)).default([]).describe('scopes every token must carry (advertised in the metadata)'),
+          resourceName: z.string().min(1).optional().describe('the name clients show for this server'),
+        })
+        .optional()
+        .describe('clients sign in against an OpenID Connect provider; every request carries its access token (a JWT)'),
       replicaId: z
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'letters, digits and dashes (up to 63), starting with a letter or digit')
@@ -185,11 +232,12 @@ export const hostConfigSchema = z.strictObject({
  * Keys that widen who can reach the host or what it reads for them. From a file that is not trusted
  * they are withheld (their defaults apply) until it is approved, like its commands.
  */
-export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'files.roots'] as const;
+export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'http.auth', 'files.roots'] as const;
 
 export type HostConfig = z.output<typeof hostConfigSchema>;
 export type PluginSection = z.output<typeof pluginSectionSchema>;
 export type UpstreamServerConfig = z.output<typeof upstreamServerSchema>;
+export type HttpAuthConfig = NonNullable<HostConfig['http']['auth']>;
 
 /** Host settings that environment variables set (flags are mapped by each command). */
 export const HOST_ENV: Record<string, string> = {

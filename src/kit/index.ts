@@ -12,7 +12,7 @@ export { residentBytes } from './json-lines/resident.js';
 export { ConnectError, JsonLinesTcpClient } from './json-lines/tcp.js';
 export type { JsonLinesTcpOptions } from './json-lines/tcp.js';
 export { UpstreamClient, describeError } from './mcp/client.js';
-export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp/client.js';
+export type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp/client.js';
 export { createMirror, globMatcher, templateVariables } from './mcp/mirror.js';
 export type { Mirror, MirrorOptions } from './mcp/mirror.js';
 export { checkUpstream, healthWaitMs } from './mcp/health.js';

@@ -2,6 +2,7 @@
 // one-shot command) gets a HostClient whose per-backend state lives and dies with it.
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ClientInfo, ClientTransport, Logger } from '../backend/types.js';
+import { ANONYMOUS, type Identity } from './identity.js';
 
 interface Disposable {
   dispose(): unknown;
@@ -16,13 +17,16 @@ export class HostClient {
   readonly id: string;
   readonly transport: ClientTransport;
   readonly remote: boolean;
+  /** Who this client is, as its first request proved it (src/server/auth/identify.ts); anonymous over stdio. */
+  readonly identity: Identity;
   private readonly values = new Map<string, unknown>();
   private closed = false;
   private holds = 0;
   private closeWanted = false;
 
-  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string } = {}) {
+  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string; identity?: Identity } = {}) {
     this.transport = transport;
+    this.identity = options.identity ?? ANONYMOUS;
     this.remote = options.remote ?? transport === 'http';
     this.id = options.id ?? `${transport}-${randomUUID()}`;
   }

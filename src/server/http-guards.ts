@@ -27,6 +27,8 @@ export interface GuardSettings {
 type Guard = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface Guards {
+  /** Checks Host only (DNS-rebinding protection for what any origin may read); answers 403 when it fails. */
+  host: Guard;
   /** Checks Host and Origin (every path); answers 403 when they fail. */
   origin: Guard;
   /** Checks the bearer token (the MCP endpoint); answers 401 when it fails. */
@@ -125,7 +127,7 @@ export function createGuards(settings: GuardSettings): Guards {
     }
     return true;
   };
-  return { origin, token, holdsToken };
+  return { host: checkHost, origin, token, holdsToken };
 }
 
 export class BodyTooLargeError extends Error {

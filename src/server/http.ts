@@ -19,6 +19,11 @@ import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
+import type { HttpAuthConfig } from '../config/schema.js';
+import { ANONYMOUS, sameCaller, type Identity } from '../registry/identity.js';
+import { createIdentify, type Identify } from './auth/identify.js';
+import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
 export { isLoopback } from './http-guards.js';
 
@@ -35,6 +40,8 @@ export interface HttpSettings {
   maxSessions: number;
   /** Leads every session id (`<replicaId>.<uuid>`): a load balancer routes the session back to this replica by it. */
   replicaId?: string;
+  /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
+  auth?: HttpAuthConfig;
 }
 
 /** What tests replace: the clock (session expiry, the health cache). */
@@ -56,6 +63,19 @@ interface Session {
   client: HostClient;
 }
 
+/**
+ * How a request's identity reaches the per-request factory of the 2026 era: the SDK's node adapter
+ * hands `req.auth` to it as `authInfo`. Only the identity rides along, never the token.
+ */
+type WithIdentity = IncomingMessage & { auth?: AuthInfo };
+const identityInfo = (identity: Identity): AuthInfo => ({
+  token: '',
+  clientId: identity.kind === 'oauth' ? identity.clientId : '',
+  scopes: identity.kind === 'oauth' ? identity.scopes : [],
+  extra: { identity },
+});
+const identityOf = (authInfo: AuthInfo | undefined): Identity => (authInfo?.extra?.identity as Identity | undefined) ?? ANONYMOUS;
+
 export async function serveOnHttp(
   registry: Registry,
   info: ServerInfo,
@@ -67,8 +87,8 @@ export async function serveOnHttp(
   const services = createServices();
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
-    () => {
-      const client = new HostClient('http');
+    ({ authInfo }) => {
+      const client = new HostClient('http', { identity: identityOf(authInfo) });
       const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
@@ -98,6 +118,11 @@ export async function serveOnHttp(
     allowedOrigins: settings.allowedOrigins,
   });
 
+  // Who each request is from; with http.auth, set once the port (and so the default audience) is known.
+  let resourceServer: ResourceServer | undefined;
+  let identify: Identify = createIdentify({ holdsToken: guards.holdsToken });
+  const guarded = settings.token !== undefined || settings.auth !== undefined;
+
   // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {
     if (kind === 'tools') modern.notify.toolsChanged();
@@ -105,10 +130,12 @@ export async function serveOnHttp(
     else modern.notify.promptsChanged();
   });
 
-  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function legacy(req: IncomingMessage, res: ServerResponse, body: unknown, identity: Identity): Promise<void> {
     const sid = req.headers['mcp-session-id'];
     const id = Array.isArray(sid) ? sid[0] : sid;
-    const existing = id ? sessions.get(id) : undefined;
+    const found = id ? sessions.get(id) : undefined;
+    // A session is its opener's: another caller's request names one that, for it, does not exist.
+    const existing = found && sameCaller(found.client.identity, identity) ? found : undefined;
     if (existing && id) {
       // A request (or a GET stream) keeps its session from expiring until its response closes.
       res.once('close', sessions.begin(id));
@@ -118,7 +145,7 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
-    const client = new HostClient('http');
+    const client = new HostClient('http', { identity });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -135,23 +162,32 @@ export async function serveOnHttp(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    // Public metadata (RFC 9728): a browser-based client of any origin reads it to find where to sign in.
+    const prm = resourceServer?.metadataFor(pathname);
+    if (prm && (req.method === 'GET' || req.method === 'HEAD')) {
+      if (!guards.host(req, res)) return;
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(prm));
+      return;
+    }
     if (!guards.origin(req, res)) return;
     if (pathname === '/health' && req.method === 'GET') {
-      const holds = guards.holdsToken(req);
-      const report = await health(holds === true ? 'full' : holds === false ? 'liveness' : 'redacted');
+      const who = guarded ? await identify(req) : undefined;
+      const report = await health(!who ? 'redacted' : 'identity' in who ? 'full' : 'liveness');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(report));
       return;
     }
     if (pathname === '/metrics' && req.method === 'GET') {
-      if (!guards.token(req, res)) return;
+      if (!(await admitted(req, res))) return;
       const text = await metrics.text();
       res.writeHead(200, { 'content-type': metrics.contentType });
       res.end(text);
       return;
     }
     if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
-    if (!guards.token(req, res)) return;
+    const identity = await admitted(req, res);
+    if (!identity) return;
     let body: unknown;
     if (req.method === 'POST') {
       let text: string;
@@ -184,10 +220,20 @@ export async function serveOnHttp(
           const ended = new Promise((resolve) => res.once('close', resolve));
           holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
         }
+        (req as WithIdentity).auth = identityInfo(identity);
         return modernNode(req, res, body);
       }
     }
-    return legacy(req, res, body);
+    return legacy(req, res, body, identity);
+  }
+
+  /** The request's caller, or undefined once it has been answered with the challenge. */
+  async function admitted(req: IncomingMessage, res: ServerResponse): Promise<Identity | undefined> {
+    const who = await identify(req);
+    if ('identity' in who) return who.identity;
+    res.writeHead(who.challenge.status, who.challenge.headers);
+    res.end(who.challenge.body);
+    return undefined;
   }
 
   /** SEP-2243: a 2026-era tools/call's Mcp-Param-* headers must agree with its arguments. */
@@ -216,8 +262,14 @@ export async function serveOnHttp(
   const port = (http.address() as AddressInfo).port;
   listeningPort = port;
   const hostForUrl = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const url = `http://${hostForUrl}:${port}/mcp`;
+  if (settings.auth) {
+    resourceServer = createResourceServer(settings.auth, url, logger);
+    identify = createIdentify({ holdsToken: guards.holdsToken, resourceServer });
+    logger.info(`http.auth: clients sign in at ${settings.auth.issuer}; tokens must be issued for ${resourceServer.resource}`);
+  }
   return {
-    url: `http://${hostForUrl}:${port}/mcp`,
+    url,
     port,
     sessionCount: () => sessions.size,
     async close() {

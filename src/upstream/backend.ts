@@ -8,6 +8,10 @@ import type { UpstreamTarget } from '../kit/mcp/client.js';
 import { healthWaitMs } from '../kit/mcp/health.js';
 import { serverPinKey } from '../config/tool-pins.js';
 import { createPinning, pinSummary, type PinMode, type PinStatus } from './pinning.js';
+import { signInCommand } from './oauth/errors.js';
+import { OAuthSession } from './oauth/session.js';
+import { oauthSettings } from './oauth/settings.js';
+import { SignInStore } from './oauth/store.js';
 
 export function upstreamTarget(server: UpstreamServerConfig): UpstreamTarget {
   if ('command' in server) return { kind: 'stdio', command: server.command, args: server.args, env: server.env, cwd: server.cwd };
@@ -52,10 +56,20 @@ export function createUpstreamBackend(
 ): Backend {
   const target = upstreamTarget(server);
   const identity = pinTarget(server);
+  const oauth = oauthSettings(name, server);
+  let session: OAuthSession | undefined;
   let pins: ReturnType<typeof createPinning> | undefined;
   const up = createMirroredBackend({
     name,
-    client: () => ({ target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol }),
+    client: (ctx) => {
+      // A server that wants OAuth is sent the user's tokens from `mcphost auth`, renewed as they expire; never a browser.
+      if (oauth && target.kind === 'http') {
+        session ??= new OAuthSession({ settings: oauth, store: SignInStore.for(env, name, oauth.url), logger: ctx.logger });
+        const signedIn = session;
+        target.auth = { provider: signedIn, refused: () => signedIn.refused() };
+      }
+      return { target, env, connectTimeoutMs: server.connectTimeoutMs, keepAlive: server.eager === true, protocol: server.protocol };
+    },
     mirror: (_client, ctx) => {
       pins = createPinning({ name, key: serverPinKey(name, identity.key), target: identity.shown, mode: pinning.mode, env }, ctx.logger);
       return { allowedTools: server.allowedTools, blockedTools: server.blockedTools, filterTools: pins.filter };
@@ -107,6 +121,14 @@ export function createUpstreamBackend(
           ok: false,
           message: `upstream ${name} has not answered initialize yet (waiting ${Math.round((client.connectingForMs() ?? 0) / 1000)} s of connectTimeoutMs ${limit}); ${fix}`,
           detail,
+        };
+      }
+      // Down for want of a sign-in: the command is the whole fix (not "start the server").
+      if (status.lastError?.includes(`\`${signInCommand(name)}\``)) {
+        return {
+          ok: false,
+          message: `upstream ${name} needs a sign-in: ${status.lastError}`,
+          detail: { ...detail, signIn: signInCommand(name) },
         };
       }
       const retry = status.retryInMs !== undefined ? ` (next restart attempt in ${Math.ceil(status.retryInMs / 1000)} s)` : '';

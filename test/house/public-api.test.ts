@@ -160,6 +160,7 @@ describe('public entry points', () => {
         'RunWorkerOptions',
         'StagedFile',
         'TypedWorker',
+        'UpstreamAuth',
         'UpstreamOptions',
         'UpstreamState',
         'UpstreamStatus',

@@ -4,17 +4,24 @@
 // the child exits, restarts it on the next call with backoff. Every failure to reach the server is
 // an UnavailableError whose message says what is down and why; an answer from a running server
 // that is an error (HTTP 4xx/5xx, JSON-RPC error) is a ToolError saying what it answered.
-import { ProtocolError, SdkError, SdkHttpError, StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Client,
+} from '@modelcontextprotocol/client';
 import { ToolError, UnavailableError } from '../../backend/errors.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { DeadlineError, openUpstream, type Live } from './connect.js';
 import { describeError, httpAnswer, notProcessed } from './errors.js';
 import { AskRouter } from './asks.js';
 import { NotWatchableError } from '../../backend/errors.js';
-import type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
+import type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './types.js';
 
 export { describeError };
-export type { UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
+export type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget };
 
 /** After a connect timed out, requests within this long get its error instead of another attempt. */
 const RETRY_AFTER_TIMEOUT_MS = 1_000;
@@ -285,6 +292,18 @@ export class UpstreamClient {
         }
         if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') {
           throw new ToolError(`${this.label} did not answer: ${error.message}`, { code: 'TIMEOUT', cause: error });
+        }
+        const target = this.options.target;
+        if (
+          error instanceof SdkHttpError &&
+          error.code === SdkErrorCode.ClientHttpAuthentication &&
+          target.kind === 'http' &&
+          target.auth
+        ) {
+          // Its credentials were refused even after renewing them: down until the user signs in again.
+          const reason = target.auth.refused();
+          this.drop(live, reason);
+          throw this.unavailable(reason, error);
         }
         if (error instanceof SdkHttpError && !notProcessed(error)) {
           throw new ToolError(`${this.label} answered ${httpAnswer(error)}`, { code: `HTTP_${error.status}`, cause: error });

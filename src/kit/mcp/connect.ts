@@ -122,14 +122,20 @@ async function openHttp(ctx: OpenContext, target: Extract<UpstreamTarget, { kind
   const url = new URL(target.url);
   const requestInit: RequestInit = target.headers ? { headers: target.headers } : {};
   const fetch = boundedFetch(ctx.options.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  const authProvider = target.auth?.provider;
   try {
-    return await handshake(ctx, new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', target.url);
+    return await handshake(
+      ctx,
+      new StreamableHTTPClientTransport(url, { requestInit, fetch, authProvider }),
+      'streamable-http',
+      target.url,
+    );
   } catch (error) {
     const status = error instanceof SdkHttpError ? error.status : undefined;
     if (ctx.options.sseFallback === false || status === undefined || status < 400 || status >= 500 || status === 401 || status === 403)
       throw error;
     try {
-      return await handshake(ctx, new SSEClientTransport(url, { requestInit, fetch }), 'sse', target.url);
+      return await handshake(ctx, new SSEClientTransport(url, { requestInit, fetch, authProvider }), 'sse', target.url);
     } catch (fallback) {
       throw new Error(`${describeError(error, target)}; the older HTTP+SSE transport failed too: ${describeError(fallback, target)}`, {
         cause: fallback,

@@ -1,6 +1,6 @@
 // Why an upstream server could not be reached, in one line that names the command or URL; and
 // which failures mean a request never reached a server that processed it.
-import { SdkError, SdkHttpError } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { UpstreamTarget } from './types.js';
 import { SpawnError } from './stdio-child.js';
 
@@ -37,6 +37,9 @@ export function describeError(error: unknown, target: UpstreamTarget): string {
     return `cannot start \`${error.command}\`: ${hint}`;
   }
   const where = target.kind === 'http' ? target.url : `\`${target.command}\``;
+  // Still 401 after the credentials were renewed: the sign-in itself is what needs doing.
+  if (error instanceof SdkHttpError && error.code === SdkErrorCode.ClientHttpAuthentication && target.kind === 'http' && target.auth)
+    return target.auth.refused();
   if (error instanceof SdkHttpError) return `${where} answered ${httpAnswer(error)}`;
   if (error instanceof SdkError && error.code === 'REQUEST_TIMEOUT') return `${where} did not answer initialize in time`;
   const code = errnoOf(error);

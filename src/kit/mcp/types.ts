@@ -1,9 +1,18 @@
 // The shapes of an upstream: where it is, how it is supervised, and what `status()` reports.
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import type { ListKind, Logger } from '../../backend/types.js';
+
+/** Credentials an HTTP server is sent, beyond static headers (the host's OAuth sign-in, src/upstream/oauth). */
+export interface UpstreamAuth {
+  /** The SDK's AuthProvider: `token()` before every request, `onUnauthorized()` on a 401 (then the request is sent once more). */
+  provider: AuthProvider;
+  /** What a caller is told when the server still answers 401 after `onUnauthorized()`: why, and the fix. */
+  refused(): string;
+}
 
 export type UpstreamTarget =
   | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers?: Record<string, string> };
+  | { kind: 'http'; url: string; headers?: Record<string, string>; auth?: UpstreamAuth };
 
 export type UpstreamState = 'idle' | 'connecting' | 'connected' | 'down' | 'closed';
 
