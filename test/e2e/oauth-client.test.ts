@@ -245,11 +245,13 @@ describe('signing in to a mounted server (OAuth 2.1 client)', { timeout: 120_000
     const call = await cli(['call', 'team', 'whoami']);
     expect(call.stdout).toBe('sub=alice scopes=mcp:tools');
     const config = await cli(['config', '--json']);
+    // `config` shows a secret reference as written, never the value it brings (secret references, issue 34).
     expect(JSON.parse(config.stdout).config.servers.team.oauth).toEqual({
       clientId: 'mcphost-preregistered',
-      clientSecret: '<redacted>',
+      clientSecret: '${TEAM_CLIENT_SECRET}',
       scopes: ['mcp:tools'],
     });
+    expect(config.stdout).not.toContain(PRE_SECRET);
   });
 
   it('`auth --logout` deletes the tokens and revokes the refresh token at the authorization server', async () => {
