@@ -203,6 +203,16 @@ export const hostConfigSchema = z.strictObject({
         .describe('largest tool result or resource read; a larger one is refused with "result too large"'),
     })
     .prefault({}),
+  tasks: z
+    .strictObject({
+      resultBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(128 * 1024 * 1024)
+        .describe("what the results of finished tasks may hold together; past it the oldest finished task's result goes first"),
+    })
+    .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
   tools: z
     .strictObject({
