@@ -63,6 +63,28 @@ export default tseslint.config(
     files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend,discover,metrics}/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
   },
+  {
+    // The kit is published to third-party plugins (mcphost/kit): it may stand only on the contract,
+    // so that a plugin importing it loads no part of the host.
+    files: ['src/kit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noPlugins,
+            noCli,
+            {
+              group: ['registry', 'loader', 'config', 'app', 'server', 'upstream', 'lib', 'discover', 'metrics'].map(
+                (room) => `**/${room}/**`,
+              ),
+              message: 'The kit imports only the kit and the contract (src/backend).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...[0, 1, 2, 3, 4, 5].map(pluginBlock),
   {
     files: PLUGIN_NAMES.flatMap((name) => [`src/**/${name}/**/*.ts`, `src/**/${name}.ts`, `src/**/${name}-*.ts`]),

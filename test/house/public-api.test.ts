@@ -29,6 +29,7 @@ describe('public entry points', () => {
       'RequestError',
       'ToolError',
       'UnavailableError',
+      'VIEW_MIME_TYPE',
       'approvalProblem',
       'codePath',
       'configPath',
