@@ -40,6 +40,7 @@ export interface SearchHit {
  * guess the question's words also support rises to the top; one they do not support at all gets at
  * most `base` of the top score, so a wrong guess alone cannot push out a strong lexical match.
  * Chosen on the tuning half of test/fixtures/godot/guesses.json (bench/godot-guesses.js).
+ * @public the type of GUESS_FUSION, read by the bench
  */
 export interface GuessFusion {
   base: number;
@@ -49,6 +50,7 @@ export interface GuessFusion {
   /** Weight of the words of a guessed member no symbol has, searched beside the question's (1: like the question's). */
   words: number;
 }
+/** @public read by bench/godot-guesses.bench.js */
 export const GUESS_FUSION: GuessFusion = { base: 0.7, agree: 1.2, classMention: 1.5, words: 0.25 };
 
 /**

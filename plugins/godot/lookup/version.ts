@@ -70,8 +70,3 @@ export function changedSince3(index: DocIndex, clsId: number, member: string): G
     note: changeText(row, `${cls}.${member}`),
   };
 }
-
-/** A document's status, as search results and pages show it (undefined when it has none). */
-export function statusOf(index: DocIndex, id: number | undefined): DocStatus | undefined {
-  return id === undefined ? undefined : index.docs[id]?.status;
-}
