@@ -6,7 +6,7 @@
 // found still names its class, whose members then rank higher. How the candidates enter the
 // ranking is search.ts's (fuseGuesses): never as a replacement for the words of the question.
 import { closest, distance } from '../../../src/kit/index.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { godot3Class, godot3ClassNames, godot3Named } from './godot3.js';
 import { CLASS_RENAMES } from './renames.js';
 import { findMember, GLOBAL_CLASSES } from './resolve.js';

@@ -3,9 +3,9 @@
 // comes first. Snippets show the query's terms as **term**. Methods measured and not shipped live
 // in bench/ as variants (bench/godot-variants.js), through the `variant` option production never sets.
 import type { DocKind } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
-import type { Concept } from '../index/engine.js';
-import { wordTerms } from '../index/tokenize.js';
+import type { DocIndex } from '../search-index/doc-index.js';
+import type { Concept } from '../search-index/engine.js';
+import { wordTerms } from '../search-index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
 import { resolveGuesses, type GuessMatch, type ResolvedGuesses } from './guesses.js';
