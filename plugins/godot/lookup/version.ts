@@ -1,7 +1,6 @@
 // Version-correct answers: what the reference marks deprecated or experimental (and what replaces
 // it), and what Godot 4 made of a Godot 3 name (data/godot3.tsv, lookup/godot3.ts).
 import type { DocIndex } from '../search-index/doc-index.js';
-import type { DocStatus } from '../search-index/entries.js';
 import { CLASS_RENAMES } from './renames.js';
 import { changeText, godot3Class, godot3Global, godot3Member, type Godot3Change } from './godot3.js';
 import { findMember, GLOBAL_CLASSES } from './resolve.js';
