@@ -27,7 +27,10 @@ export function createIdentify(options: IdentifyOptions): Identify {
     const holds = options.holdsToken(req);
     if (holds === true) return { identity: { kind: 'token', subject: 'token' } };
     if (options.resourceServer) return options.resourceServer.verify(firstValue(req.headers.authorization));
-    return holds === 'no-token-set' ? { identity: ANONYMOUS } : { challenge: TOKEN_CHALLENGE };
+    if (holds !== 'no-token-set') return { challenge: TOKEN_CHALLENGE };
+    // Nobody proved who they are: the peer's address is all that tells callers apart.
+    const address = req.socket.remoteAddress;
+    return { identity: address ? { kind: 'anonymous', address } : ANONYMOUS };
   };
 }
 
