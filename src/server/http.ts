@@ -22,6 +22,8 @@ import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
 import { ANONYMOUS, sameCaller, type Identity } from '../registry/identity.js';
 import { createIdentify, type Identify } from './auth/identify.js';
+import { clientTokens } from './auth/client-tokens.js';
+import type { NamedClientConfig } from '../config/named-clients.js';
 import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
@@ -42,6 +44,8 @@ export interface HttpSettings {
   replicaId?: string;
   /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
   auth?: HttpAuthConfig;
+  /** Named clients (`http.clients`): their tokens, tools and limits. */
+  clients?: Readonly<Record<string, Readonly<NamedClientConfig>>>;
 }
 
 /** What tests replace: the clock (session expiry, the health cache). */
@@ -120,8 +124,9 @@ export async function serveOnHttp(
 
   // Who each request is from; with http.auth, set once the port (and so the default audience) is known.
   let resourceServer: ResourceServer | undefined;
-  let identify: Identify = createIdentify({ holdsToken: guards.holdsToken });
-  const guarded = settings.token !== undefined || settings.auth !== undefined;
+  const clients = clientTokens(settings.clients ?? {});
+  let identify: Identify = createIdentify({ holdsToken: guards.holdsToken, clients });
+  const guarded = settings.token !== undefined || settings.auth !== undefined || clients.any;
 
   // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {
@@ -265,7 +270,7 @@ export async function serveOnHttp(
   const url = `http://${hostForUrl}:${port}/mcp`;
   if (settings.auth) {
     resourceServer = createResourceServer(settings.auth, url, logger);
-    identify = createIdentify({ holdsToken: guards.holdsToken, resourceServer });
+    identify = createIdentify({ holdsToken: guards.holdsToken, clients, resourceServer });
     logger.info(`http.auth: clients sign in at ${settings.auth.issuer}; tokens must be issued for ${resourceServer.resource}`);
   }
   return {
