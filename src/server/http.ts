@@ -20,12 +20,12 @@ import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
-import { ANONYMOUS, sameCaller, type Identity } from '../registry/identity.js';
+import { sameCaller, type Identity } from '../registry/identity.js';
+import { identityInfo, identityOf, type WithIdentity } from './auth/identity-info.js';
 import { createIdentify, type Identify } from './auth/identify.js';
 import { clientTokens } from './auth/client-tokens.js';
 import type { NamedClientConfig } from '../config/named-clients.js';
 import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 
 export { isLoopback } from './http-guards.js';
 
@@ -66,19 +66,6 @@ interface Session {
   server: Server;
   client: HostClient;
 }
-
-/**
- * How a request's identity reaches the per-request factory of the 2026 era: the SDK's node adapter
- * hands `req.auth` to it as `authInfo`. Only the identity rides along, never the token.
- */
-type WithIdentity = IncomingMessage & { auth?: AuthInfo };
-const identityInfo = (identity: Identity): AuthInfo => ({
-  token: '',
-  clientId: identity.kind === 'oauth' ? identity.clientId : '',
-  scopes: identity.kind === 'oauth' ? identity.scopes : [],
-  extra: { identity },
-});
-const identityOf = (authInfo: AuthInfo | undefined): Identity => (authInfo?.extra?.identity as Identity | undefined) ?? ANONYMOUS;
 
 export async function serveOnHttp(
   registry: Registry,
@@ -193,6 +180,8 @@ export async function serveOnHttp(
     if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
     const identity = await admitted(req, res);
     if (!identity) return;
+    // Handlers of both eras see who is calling (the requestState seal binds to it).
+    (req as WithIdentity).auth = identityInfo(identity);
     let body: unknown;
     if (req.method === 'POST') {
       let text: string;
@@ -225,7 +214,6 @@ export async function serveOnHttp(
           const ended = new Promise((resolve) => res.once('close', resolve));
           holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
         }
-        (req as WithIdentity).auth = identityInfo(identity);
         return modernNode(req, res, body);
       }
     }

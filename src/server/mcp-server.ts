@@ -6,6 +6,7 @@ import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
 import { capText } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 import type { HostClient } from '../registry/clients.js';
+import { callerKey } from '../registry/identity.js';
 import { toolSurface } from '../discover/surface.js';
 import { FIND_TOOLS } from '../discover/meta-tools.js';
 import { rendersViews, UI_EXTENSION } from '../registry/views.js';
@@ -85,7 +86,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     toProtocolError,
   });
   installReadCalls(server, registry, { client, services, session, toProtocolError });
-  if (modern) installTaskHandlers(server, services.tasks);
+  if (modern) installTaskHandlers(server, services.tasks, callerKey(client.identity));
   installSubscriptions(server, registry);
 
   server.setRequestHandler('resources/list', async (_request, ctx) => {
