@@ -8,6 +8,7 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { HostClient } from '../registry/clients.js';
+import { clientAccess } from '../registry/access.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
@@ -76,10 +77,12 @@ export async function serveOnHttp(
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
   const services = createServices();
+  const accessOf = clientAccess(settings.clients ?? {});
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      const client = new HostClient('http', { identity: identityOf(authInfo) });
+      const identity = identityOf(authInfo);
+      const client = new HostClient('http', { identity, access: accessOf(identity) });
       const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
@@ -137,7 +140,7 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
-    const client = new HostClient('http', { identity });
+    const client = new HostClient('http', { identity, access: accessOf(identity) });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({

@@ -75,7 +75,15 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   const tools = toolSurface(registry);
   // A client that renders views is listed their `_meta` and the tools for views only (registry/views.ts).
   const views = (ctx: ServerContext) => rendersViews(capabilitiesOf(server, ctx));
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx)) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx), client) }));
+  // A named client is listed the resources and prompts of the backends its policy lets it use.
+  const usable = async <T extends { plugin: string }>(entries: T[]): Promise<T[]> => {
+    if (!client.access) return entries;
+    const plugins = [...new Set(entries.map((e) => e.plugin))];
+    const allowed = new Set<string>();
+    for (const p of plugins) if (await registry.mayUseBackend(client, p)) allowed.add(p);
+    return entries.filter((e) => allowed.has(e.plugin));
+  };
 
   installToolCalls(server, registry, {
     client,
@@ -92,7 +100,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   server.setRequestHandler('resources/list', async (_request, ctx) => {
     const shown = views(ctx);
     return {
-      resources: (await registry.resources()).map(({ plugin: _plugin, _meta, ...r }) =>
+      resources: (await usable(await registry.resources())).map(({ plugin: _plugin, _meta, ...r }) =>
         dropUndefined({ ...r, _meta: shown ? _meta : undefined }),
       ),
     };
@@ -101,7 +109,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
     const shown = views(ctx);
     return {
-      resourceTemplates: (await registry.resourceTemplates()).map(({ def }) =>
+      resourceTemplates: (await usable(await registry.resourceTemplates())).map(({ def }) =>
         dropUndefined({
           uriTemplate: def.uriTemplate,
           name: def.name,
@@ -115,7 +123,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   });
 
   server.setRequestHandler('prompts/list', async () => ({
-    prompts: (await registry.prompts()).map((p) =>
+    prompts: (await usable(await registry.prompts())).map((p) =>
       dropUndefined({ name: p.publicName, title: p.def.title, description: p.def.description, arguments: p.arguments }),
     ),
   }));
