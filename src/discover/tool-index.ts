@@ -139,8 +139,8 @@ export class ToolIndex {
     return this.tools.length;
   }
 
-  /** The `limit` best tools for a plain-language query, best first; nothing when no word of it matches. */
-  search(query: string, limit: number): ToolHit[] {
+  /** The `limit` best tools for a plain-language query, best first (of those `keep` keeps); nothing when no word of it matches. */
+  search(query: string, limit: number, keep?: (name: string) => boolean): ToolHit[] {
     if (!this.engine) return [];
     const { added, shape, backendBoost, coverage } = this.options;
     const { concepts } = planQuery(query, (t) => this.vocabulary.has(t), { added, shape });
@@ -149,7 +149,7 @@ export class ToolIndex {
     const boost = this.backendBoost(concepts);
     const ranked: Array<[number, number]> = [];
     scores.forEach((s, i) => {
-      if (s <= 0) return;
+      if (s <= 0 || (keep && !keep(this.tools[i].name))) return;
       const share = covered ? (covered[i] / concepts.length) ** coverage : 1;
       ranked.push([i, s * share * (1 + backendBoost * (boost[this.backendOf[i]] ?? 0))]);
     });
