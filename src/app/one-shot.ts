@@ -30,6 +30,11 @@ export interface OneShotRequest extends OpenOptions {
   onProgress?: (update: ProgressUpdate, logLevel: HostLogLevel) => void;
   /** Told `timeouts.shutdownMs` once the config is read (how long an interrupted call may take to stop). */
   onShutdownMs?: (ms: number) => void;
+  /**
+   * Given the outcome as soon as there is one, before the backends stop: a mounted server may take
+   * its whole stop grace (stdin closed, then SIGTERM), which the person waiting for the answer need not.
+   */
+  onOutcome?: (outcome: CallOutcome) => void | Promise<void>;
 }
 
 export interface OneShotPrepared {
@@ -110,11 +115,13 @@ export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> 
     const describe = `${prepared.plugin} ${prepared.tool.def.name}`;
     const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
     const onProgress = request.onProgress;
-    return await prepared.registry.invoke(prepared.tool, args, {
+    const outcome = await prepared.registry.invoke(prepared.tool, args, {
       signal: request.signal,
       onProgress: onProgress && ((update) => onProgress(update, prepared.logLevel)),
       timeoutMs: request.timeoutMs,
     });
+    await request.onOutcome?.(outcome);
+    return outcome;
   } finally {
     await prepared.registry.close();
   }
