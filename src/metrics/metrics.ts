@@ -38,7 +38,7 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
   const calls = new Counter({ name: 'mcphost_tool_calls_total', help: 'Tool calls finished', labelNames, registers: [prom] });
   const errors = new Counter({
     name: 'mcphost_tool_errors_total',
-    help: 'Tool calls that ended in an error result, by kind (invalid_arguments, tool_error, timeout, cancelled, unavailable, invalid_output)',
+    help: 'Tool calls that ended in an error result, by kind (invalid_arguments, tool_error, timeout, cancelled, unavailable, invalid_output, refused, policy, limit)',
     labelNames: [...labelNames, 'kind'],
     registers: [prom],
   });
