@@ -2,10 +2,10 @@
 import type { ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
 import type { HostLogLevel } from '../lib/logger.js';
-import { objectShape } from '../lib/zod-introspect.js';
+import { objectShape } from '../kit/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
 import { ERROR_META_KEY, type CallOutcome } from '../registry/result.js';
 import { CallFailure } from './failures.js';

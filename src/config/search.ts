@@ -7,7 +7,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 
 const SEARCH_PLACES = [
   'package.json',
