@@ -207,6 +207,11 @@ export interface FileAccess {
    * message is the same whether the path exists or not; `field` names the argument in it.
    */
   resolve(pathArg: string, options?: { field?: string }): Promise<string>;
+  /**
+   * True for a client over the network: a message to it names a file as the client gave it, never
+   * by the server's absolute path (its folders are not the client's business).
+   */
+  readonly remote?: boolean;
 }
 
 /** Given to a tool handler, a resource read or a prompt. */
