@@ -5,6 +5,7 @@
 import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
 import type { BackendHost } from '../registry/backend-host.js';
 import type { Registry } from '../registry/registry.js';
+import { clientLabel, outcomeKind } from '../audit/outcome.js';
 
 export interface MetricsSources {
   /** 2025-era HTTP sessions open now. */
@@ -67,11 +68,28 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
     },
   });
 
-  const stop = registry.onCall(({ tool, plugin, durationMs, outcome }) => {
+  const byClient = new Counter({
+    name: 'mcphost_client_calls_total',
+    help: 'Tool calls by client (a named client, else token, oauth, anonymous or local) and outcome (policy, limit, transport, jsonrpc, tool_error, success)',
+    labelNames: ['client', 'outcome'],
+    registers: [prom],
+  });
+  const clientDuration = new Histogram({
+    name: 'mcphost_client_call_duration_seconds',
+    help: 'Tool call latency by client',
+    labelNames: ['client'],
+    buckets: BUCKETS,
+    registers: [prom],
+  });
+
+  const stop = registry.onCall(({ tool, plugin, durationMs, outcome, client }) => {
     const labels = { tool, backend: plugin };
     calls.inc(labels);
     duration.observe(labels, durationMs / 1000);
     if (outcome.error) errors.inc({ ...labels, kind: outcome.error.kind });
+    const label = clientLabel(client?.identity);
+    byClient.inc({ client: label, outcome: outcomeKind(outcome) });
+    clientDuration.observe({ client: label }, durationMs / 1000);
   });
 
   /** The backends' own gauges, registered when first seen (a backend publishes one when it starts using it). */

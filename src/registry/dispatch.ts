@@ -11,7 +11,7 @@ import { argumentsTooLarge, type Limits } from './limits.js';
 import { runPrompt } from './prompts.js';
 import type { CallOptions, CallRecord, PublishedTool } from './published.js';
 import { toReadContents, type CallOutcome } from './result.js';
-import { policyRefusal } from './policy-refusal.js';
+import { admit, policyRefusal } from './policy-refusal.js';
 import { isUiUri, renameInContents } from './ui-names.js';
 import { ViewsRead } from './views-read.js';
 import { RequestError } from '../backend/errors.js';
@@ -51,10 +51,13 @@ export class Dispatch {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    // The client's policy first (a tool it may not call is refused whatever its limits), then its limits.
     const refused = policyRefusal(options.client, tool.publicName);
+    const admitted = refused ? undefined : admit(options.client, tool.publicName);
+    const stopped = refused ?? (admitted && 'outcome' in admitted ? admitted.outcome : undefined);
     // Copied only when the client is to be filled in (a relayed call's options come complete).
-    const run = refused
-      ? Promise.resolve(refused)
+    const run = stopped
+      ? Promise.resolve(stopped)
       : runTool(
           tool,
           args,
@@ -64,18 +67,30 @@ export class Dispatch {
     this.inFlight.add(run);
     const started = performance.now();
     void run.then((outcome) => {
+      if (admitted && 'release' in admitted) admitted.release();
       this.inFlight.delete(run);
       if (this.callListeners.size === 0) return;
-      const record = { tool: tool.publicName, plugin: tool.plugin, durationMs: performance.now() - started, outcome };
-      for (const listener of this.callListeners) {
-        try {
-          listener(record);
-        } catch (error) {
-          this.env.logger.debug(`call listener failed: ${(error as Error).message}`);
-        }
-      }
+      this.record({
+        tool: tool.publicName,
+        plugin: tool.plugin,
+        durationMs: performance.now() - started,
+        outcome,
+        client: options.client,
+        args,
+      });
     });
     return run;
+  }
+
+  /** Tells monitoring of a call that ended (or was refused before it reached the registry, as HTTP's 429). */
+  record(record: CallRecord): void {
+    for (const listener of this.callListeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.env.logger.debug(`call listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   /**

@@ -88,12 +88,16 @@ export interface CallOptions {
   trace?: TraceContext;
 }
 
-/** One finished tool call, for monitoring. */
+/** One finished tool call, for monitoring and the audit trail. */
 export interface CallRecord {
   tool: string;
   plugin: string;
   durationMs: number;
   outcome: CallOutcome;
+  /** Who called (absent for the host's own in-process client). */
+  client?: HostClient;
+  /** The arguments as sent (the audit trail keeps them only with `audit.arguments`). */
+  args?: unknown;
 }
 
 /** A gauge a backend published (ctx.gauge). */
