@@ -82,7 +82,9 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
     registers: [prom],
   });
 
-  const stop = registry.onCall(({ tool, plugin, durationMs, outcome, client }) => {
+  const stop = registry.onCall(({ tool, plugin, durationMs, outcome, client, kind }) => {
+    // Reads and prompts are in the audit trail; these count tool calls.
+    if (kind !== undefined) return;
     const labels = { tool, backend: plugin };
     calls.inc(labels);
     duration.observe(labels, durationMs / 1000);

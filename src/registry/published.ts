@@ -98,6 +98,10 @@ export interface CallRecord {
   client?: HostClient;
   /** The arguments as sent (the audit trail keeps them only with `audit.arguments`). */
   args?: unknown;
+  /** A resource read (`tool` is its URI) or a prompt get (`tool` is its name); absent for a tool call. */
+  kind?: 'resource' | 'prompt';
+  /** The answer's size, where `outcome.result` does not hold the answer (reads and prompts). */
+  responseBytes?: number;
 }
 
 /** A gauge a backend published (ctx.gauge). */
