@@ -4,7 +4,7 @@
 // or, for the seed's older builds, its /-/ endpoints (editor.ts). Tool calls go through the editor's
 // queue like Epic's.
 import type { BackendContext, HealthReport, ToolDef } from '../../src/backend/index.js';
-import { createMirroredBackend, healthWaitMs } from '../../src/kit/index.js';
+import { createMirroredBackend, healthWaitMs } from '../../src/kit/upstream.js';
 import { consent, type ConfirmSetting } from './consent.js';
 import { EditorQueue } from './editor-queue.js';
 import {

@@ -15,6 +15,7 @@ import { loaderOptions, openConfig, type OpenedConfig, type OpenOptions } from '
 import { pathToFileURL } from 'node:url';
 import { notTrustedText } from '../config/trust.js';
 import { withheldText } from '../backend/approval.js';
+import { TOKEN_HASH } from '../config/named-clients.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 
 /** The config file's standing, as `config` and `doctor` show it. */
@@ -90,6 +91,10 @@ export async function configReport(options: OpenOptions): Promise<ConfigReport> 
     config.plugins[r.name] = { ...hostKeys, ...(r.loaded.config as Record<string, unknown>) };
   }
   if (config.http?.token) config.http.token = '<redacted>';
+  // A client's token hash stays (it proves nothing); a value a reference brought never shows.
+  for (const c of Object.values((config.http?.clients ?? {}) as Record<string, { token?: string }>)) {
+    if (c.token !== undefined && !TOKEN_HASH.test(c.token)) c.token = '<redacted>';
+  }
   // Headers and environment of mounted servers usually carry credentials.
   for (const server of Object.values(config.servers ?? {}) as Array<Record<string, Record<string, string> | undefined>>) {
     for (const key of ['headers', 'env']) {

@@ -64,10 +64,15 @@ export default class Serve extends HostCommand {
     const http = resolved.config.http;
     // The HTTP stack (the SDK's Node transport, Hono) loads only when it serves; a stdio host stays lighter.
     const httpServer = transport === 'http' ? await import('../server/http.js') : undefined;
-    if (httpServer && !httpServer.isLoopback(http.host) && !http.token && !http.auth) {
+    const clientTokens = Object.values(http.clients).some((c) => c.token !== undefined);
+    if (httpServer && !httpServer.isLoopback(http.host) && !http.token && !http.auth && !clientTokens) {
       await registry.close();
+      // The named clients of a file not approved yet were not applied: say so, it is why there is no token.
+      const withheld = resolved.withheld.includes('http.clients')
+        ? ` (http.clients of ${resolved.file} is not applied until you approve the file: mcphost trust ${resolved.file})`
+        : '';
       throw new CommandFailure(
-        `Refusing to serve on ${http.host} without a token: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>), or set http.auth (clients sign in).`,
+        `Refusing to serve on ${http.host} without a token${withheld}: pass --token or set MCPHOST_TOKEN (clients then send Authorization: Bearer <token>), add a named client (mcphost clients:add NAME), or set http.auth (clients sign in).`,
         Exit.USAGE,
       );
     }

@@ -3,8 +3,8 @@
 // is frozen: nothing that runs later (a plugin's section, a one-shot call's setting flags) writes
 // into it; those resolve their own values and sources (plugin-config.ts).
 import path from 'node:path';
-import { issueLines } from '../lib/zod-issues.js';
-import { coerceString, schemaAt } from '../lib/zod-introspect.js';
+import { issueLines } from '../kit/zod-issues.js';
+import { coerceString, schemaAt } from '../kit/zod-introspect.js';
 import { userCacheDir } from './cache-dir.js';
 import { importClientServers, type ImportedServer } from './client-servers.js';
 import type { FoundConfig } from './find.js';
@@ -22,6 +22,7 @@ import {
 } from './layers.js';
 import { HOST_ENV, hostConfigSchema, WIDENING_KEYS, type HostConfig } from './schema.js';
 import { configError, resolveFrom } from './sources.js';
+import { plainTokens } from './named-clients.js';
 import type { TrustStatus } from './trust.js';
 
 /** A value set by a command-line flag, addressed by its key path (`http.port`). */
@@ -108,6 +109,8 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const parsed = hostConfigSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) throw configError(found.file, issueLines(parsed.error, value, [], hostConfigSchema), sources);
   const { mcpServers, ...config } = parsed.data;
+  const plain = plainTokens(config.http.clients, references.written!);
+  if (plain.length > 0) throw configError(found.file, plain, sources);
   mergeMcpServers(config, mcpServers ?? {}, sources, found.file);
   for (const [name, section] of Object.entries(config.plugins)) {
     if (section.module) section.module = resolveFrom(sources, `plugins.${name}.module`, section.module, baseDir, cwd);

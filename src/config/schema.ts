@@ -1,6 +1,7 @@
 // The host's part of `.mcprc`. Each plugin validates its own section with its `configSchema`;
 // here a plugin section only carries the keys the host itself reads.
 import * as z from 'zod';
+import { namedClientsSchema } from './named-clients.js';
 
 export const HOST_PLUGIN_KEYS = ['enabled', 'module', 'eager', 'timeoutMs', 'prefix'] as const;
 
@@ -170,6 +171,7 @@ export const hostConfigSchema = z.strictObject({
         })
         .optional()
         .describe('clients sign in against an OpenID Connect provider; every request carries its access token (a JWT)'),
+      clients: namedClientsSchema,
       replicaId: z
         .string()
         .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'letters, digits and dashes (up to 63), starting with a letter or digit')
@@ -232,7 +234,7 @@ export const hostConfigSchema = z.strictObject({
  * Keys that widen who can reach the host or what it reads for them. From a file that is not trusted
  * they are withheld (their defaults apply) until it is approved, like its commands.
  */
-export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'http.auth', 'files.roots'] as const;
+export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'http.auth', 'http.clients', 'files.roots'] as const;
 
 export type HostConfig = z.output<typeof hostConfigSchema>;
 export type PluginSection = z.output<typeof pluginSectionSchema>;

@@ -5,10 +5,10 @@
 // the registry's tools change, so a server that comes up later, or a reload, is searchable.
 import type { Logger } from '../backend/types.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import type { CallOptions, PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
-import { globMatcher } from '../upstream/defs.js';
+import { globMatcher } from '../kit/mcp/defs.js';
 import { listedTo, listedTool, type ListedTool } from './listing.js';
 import { isAppOnly } from '../registry/views.js';
 import {
@@ -26,6 +26,8 @@ import {
   unknownToolOutcome,
 } from './meta-tools.js';
 import { ToolIndex } from './tool-index.js';
+import type { HostClient } from '../registry/clients.js';
+import { policyRefusal } from '../registry/policy-refusal.js';
 
 export type ToolMode = 'flat' | 'discover';
 
@@ -67,8 +69,9 @@ export class ToolSurface {
    * What `tools/list` answers; `views`: the client renders MCP Apps views, and is listed each tool's
    * `_meta` and the tools meant for views only (see registry/views.ts).
    */
-  async list(views = false): Promise<ListedTool[]> {
-    const tools = (await this.registry.tools()).filter((t) => listedTo(t, views));
+  async list(views = false, client?: HostClient): Promise<ListedTool[]> {
+    const policy = client?.access?.policy;
+    const tools = (await this.registry.tools()).filter((t) => listedTo(t, views) && (!policy || policy.tool(t.publicName).allowed));
     if (this.settings.mode === 'flat') return tools.map((t) => listedTool(t, views));
     const pinned = tools.filter((t) => this.pinned(t.publicName) && !META_NAMES.has(t.publicName));
     return [...META_TOOLS, ...pinned.map((t) => listedTool(t, views))];
@@ -85,23 +88,27 @@ export class ToolSurface {
     return this.registry.callTool(name, args, options);
   }
 
-  /** The ranked tools for a query (what `mcphost_find_tools` answers). */
-  async find(query: string, limit = DEFAULT_FIND_LIMIT) {
-    return (await this.currentIndex()).search(query, limit);
+  /** The ranked tools for a query (what `mcphost_find_tools` answers): of those `client` may call. */
+  async find(query: string, limit = DEFAULT_FIND_LIMIT, client?: HostClient) {
+    const policy = client?.access?.policy;
+    return (await this.currentIndex()).search(query, limit, policy && ((name) => policy.tool(name).allowed));
   }
 
   private async meta(name: string, args: unknown, options: CallOptions): Promise<CallOutcome> {
     if (name === FIND_TOOLS) {
       const checked = metaArgs(name, findInput, args);
       if ('outcome' in checked) return checked.outcome;
-      return jsonOutcome({ tools: await this.find(checked.value.query, checked.value.limit) });
+      return jsonOutcome({ tools: await this.find(checked.value.query, checked.value.limit, options.client) });
     }
     if (name === DESCRIBE_TOOL) {
       const checked = metaArgs(name, describeInput, args);
       if ('outcome' in checked) return checked.outcome;
       // Its answer goes to the model: a tool for views only is not described (it stays callable).
       const found = await this.lookup(checked.value.name, { modelOnly: true });
-      return 'outcome' in found ? found.outcome : jsonOutcome({ ...listedTool(found.tool) });
+      if ('outcome' in found) return found.outcome;
+      // A tool the client may not call is not described to it either: the refusal names the rule.
+      const refused = policyRefusal(options.client, found.tool.publicName);
+      return refused ?? jsonOutcome({ ...listedTool(found.tool) });
     }
     const checked = metaArgs(CALL_TOOL, callInput, args);
     if ('outcome' in checked) return checked.outcome;

@@ -50,6 +50,7 @@ export interface RankingOptions {
 
 // Chosen on the tuning halves of test/fixtures/discover/tasks.json and tasks-sourced.json
 // (bench/discover-fit.js); the held-out halves are reported by bench/discover.bench.js.
+/** @public read by bench/discover-fit.js */
 export const RANKING: RankingOptions = {
   fields: {
     name: { weight: 2.5, b: 0.3 },
@@ -84,7 +85,7 @@ function identityText(backend: { name: string; description: string }): string {
 }
 
 /** The first sentence (or line) of a description, at most `max` characters: what a hit shows. */
-export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
+function oneLine(text: string, max = DESCRIPTION_CHARS): string {
   const line =
     text
       .trim()
@@ -138,8 +139,8 @@ export class ToolIndex {
     return this.tools.length;
   }
 
-  /** The `limit` best tools for a plain-language query, best first; nothing when no word of it matches. */
-  search(query: string, limit: number): ToolHit[] {
+  /** The `limit` best tools for a plain-language query, best first (of those `keep` keeps); nothing when no word of it matches. */
+  search(query: string, limit: number, keep?: (name: string) => boolean): ToolHit[] {
     if (!this.engine) return [];
     const { added, shape, backendBoost, coverage } = this.options;
     const { concepts } = planQuery(query, (t) => this.vocabulary.has(t), { added, shape });
@@ -148,7 +149,7 @@ export class ToolIndex {
     const boost = this.backendBoost(concepts);
     const ranked: Array<[number, number]> = [];
     scores.forEach((s, i) => {
-      if (s <= 0) return;
+      if (s <= 0 || (keep && !keep(this.tools[i].name))) return;
       const share = covered ? (covered[i] / concepts.length) ** coverage : 1;
       ranked.push([i, s * share * (1 + backendBoost * (boost[this.backendOf[i]] ?? 0))]);
     });

@@ -2,6 +2,7 @@
 // one-shot command) gets a HostClient whose per-backend state lives and dies with it.
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ClientInfo, ClientTransport, Logger } from '../backend/types.js';
+import type { ClientAccess } from './access.js';
 import { ANONYMOUS, type Identity } from './identity.js';
 
 interface Disposable {
@@ -19,14 +20,17 @@ export class HostClient {
   readonly remote: boolean;
   /** Who this client is, as its first request proved it (src/server/auth/identify.ts); anonymous over stdio. */
   readonly identity: Identity;
+  /** What its calls are held to, when it is a named client (access.ts). */
+  readonly access?: ClientAccess;
   private readonly values = new Map<string, unknown>();
   private closed = false;
   private holds = 0;
   private closeWanted = false;
 
-  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string; identity?: Identity } = {}) {
+  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string; identity?: Identity; access?: ClientAccess } = {}) {
     this.transport = transport;
     this.identity = options.identity ?? ANONYMOUS;
+    this.access = options.access;
     this.remote = options.remote ?? transport === 'http';
     this.id = options.id ?? `${transport}-${randomUUID()}`;
   }

@@ -11,8 +11,11 @@ import { argumentsTooLarge, type Limits } from './limits.js';
 import { runPrompt } from './prompts.js';
 import type { CallOptions, CallRecord, PublishedTool } from './published.js';
 import { toReadContents, type CallOutcome } from './result.js';
+import { policyRefusal } from './policy-refusal.js';
 import { isUiUri, renameInContents } from './ui-names.js';
 import { ViewsRead } from './views-read.js';
+import { RequestError } from '../backend/errors.js';
+import { POLICY_ERROR_CODE, type Verdict } from './policy.js';
 
 /** A resource read's answer, or the questions its handler asks the client first. */
 export type ReadAnswer = { contents: ResourceContents[] } | InputRequiredResult;
@@ -48,13 +51,16 @@ export class Dispatch {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    const refused = policyRefusal(options.client, tool.publicName);
     // Copied only when the client is to be filled in (a relayed call's options come complete).
-    const run = runTool(
-      tool,
-      args,
-      options.client ? (options as CallOptions & { client: HostClient }) : { ...options, client: this.env.localClient },
-      this.env,
-    );
+    const run = refused
+      ? Promise.resolve(refused)
+      : runTool(
+          tool,
+          args,
+          options.client ? (options as CallOptions & { client: HostClient }) : { ...options, client: this.env.localClient },
+          this.env,
+        );
     this.inFlight.add(run);
     const started = performance.now();
     void run.then((outcome) => {
@@ -79,6 +85,7 @@ export class Dispatch {
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadAnswer> {
     const found = await this.catalog.route(uri);
     const short = uri.slice(0, 200);
+    await this.checkBackend(options.client, found.target.plugin);
     // A renamed view (ui-names.ts) is read under the URI its backend published, and answered under its new one.
     const renamed = found.kind === 'resource' && found.target.uri === uri ? found.target : undefined;
     const asked = renamed?.def.uri ?? uri;
@@ -99,6 +106,7 @@ export class Dispatch {
     options: CallOptions = {},
   ): Promise<PromptResult | InputRequiredResult> {
     const prompt = await this.catalog.prompt(name);
+    await this.checkBackend(options.client, prompt.plugin);
     const tooLarge = argumentsTooLarge(args);
     if (tooLarge) throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${tooLarge}`);
     const answered = await boundedCall(
@@ -120,6 +128,25 @@ export class Dispatch {
       (values) => values as string[],
     );
     return 'asks' in answered ? [] : this.answerOf(answered, `completing ${argument}`).slice(0, 100);
+  }
+
+  /** Whether a client may see the resources and prompts of `plugin` (its policy; anyone else may). */
+  async mayUseBackend(client: HostClient | undefined, plugin: string): Promise<boolean> {
+    return (await this.backendVerdict(client, plugin)).allowed;
+  }
+
+  private async backendVerdict(client: HostClient | undefined, plugin: string): Promise<Verdict> {
+    if (!client?.access) return { allowed: true };
+    const tools = (await this.catalog.tools(plugin)).map((t) => t.publicName);
+    return client.access.policy.backend(plugin, tools);
+  }
+
+  /** Refuses a read or prompt of a backend the client's policy keeps from it (a JSON-RPC error naming the rule). */
+  private async checkBackend(client: HostClient | undefined, plugin: string): Promise<void> {
+    const verdict = await this.backendVerdict(client, plugin);
+    if (!verdict.allowed) {
+      throw new RequestError(POLICY_ERROR_CODE, verdict.message, { data: { client: client!.access!.name, rule: verdict.rule } });
+    }
   }
 
   private bounds(what: string, host: PublishedTool['host'], options: CallOptions, label?: string): BoundedCall {

@@ -130,6 +130,11 @@ export class Registry {
     return this.dispatch.invoke(tool, args, options);
   }
 
+  /** Whether `client`'s policy lets it see and read the resources and prompts of `plugin` (see policy.ts). */
+  mayUseBackend(client: HostClient | undefined, plugin: string): Promise<boolean> {
+    return this.dispatch.mayUseBackend(client, plugin);
+  }
+
   resources(plugin?: string): Promise<Array<ResourceListing & { plugin: string }>> {
     return this.catalog.resources(plugin);
   }

@@ -2,9 +2,20 @@
 import { redact } from '../lib/secrets.js';
 import type { InputRequiredResult, ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
 import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
-import type { RemoteTaskHandle } from './remote-task.js';
+import type { RemoteTaskHandle } from '../backend/remote-task.js';
 
-export type ErrorKind = 'invalid_arguments' | 'tool_error' | 'timeout' | 'cancelled' | 'unavailable' | 'invalid_output' | 'refused';
+export type ErrorKind =
+  | 'invalid_arguments'
+  | 'tool_error'
+  | 'timeout'
+  | 'cancelled'
+  | 'unavailable'
+  | 'invalid_output'
+  | 'refused'
+  /** The client's policy (http.clients.<name>.tools) does not allow the tool. */
+  | 'policy'
+  /** The client is past one of its limits (http.clients.<name>.limits). */
+  | 'limit';
 
 /** A tool call's outcome: the MCP result plus, for failures, what kind of failure it was. */
 export interface CallOutcome {

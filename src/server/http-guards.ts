@@ -87,7 +87,7 @@ function digest(text: string): Buffer {
 }
 
 /** The credential of `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 9110 §11.1), else undefined. */
-function bearer(header: string | undefined): string | undefined {
+export function bearer(header: string | undefined): string | undefined {
   const match = /^Bearer +(\S.*)$/i.exec(header ?? '');
   return match?.[1];
 }

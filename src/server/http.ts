@@ -8,6 +8,7 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { HostClient } from '../registry/clients.js';
+import { clientAccess } from '../registry/access.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
@@ -20,10 +21,12 @@ import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
-import { ANONYMOUS, sameCaller, type Identity } from '../registry/identity.js';
+import { sameCaller, type Identity } from '../registry/identity.js';
+import { identityInfo, identityOf, type WithIdentity } from './auth/identity-info.js';
 import { createIdentify, type Identify } from './auth/identify.js';
+import { clientTokens } from './auth/client-tokens.js';
+import type { NamedClientConfig } from '../config/named-clients.js';
 import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
-import type { AuthInfo } from '@modelcontextprotocol/server';
 
 export { isLoopback } from './http-guards.js';
 
@@ -42,6 +45,8 @@ export interface HttpSettings {
   replicaId?: string;
   /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
   auth?: HttpAuthConfig;
+  /** Named clients (`http.clients`): their tokens, tools and limits. */
+  clients?: Readonly<Record<string, Readonly<NamedClientConfig>>>;
 }
 
 /** What tests replace: the clock (session expiry, the health cache). */
@@ -63,19 +68,6 @@ interface Session {
   client: HostClient;
 }
 
-/**
- * How a request's identity reaches the per-request factory of the 2026 era: the SDK's node adapter
- * hands `req.auth` to it as `authInfo`. Only the identity rides along, never the token.
- */
-type WithIdentity = IncomingMessage & { auth?: AuthInfo };
-const identityInfo = (identity: Identity): AuthInfo => ({
-  token: '',
-  clientId: identity.kind === 'oauth' ? identity.clientId : '',
-  scopes: identity.kind === 'oauth' ? identity.scopes : [],
-  extra: { identity },
-});
-const identityOf = (authInfo: AuthInfo | undefined): Identity => (authInfo?.extra?.identity as Identity | undefined) ?? ANONYMOUS;
-
 export async function serveOnHttp(
   registry: Registry,
   info: ServerInfo,
@@ -85,10 +77,12 @@ export async function serveOnHttp(
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
   const services = createServices();
+  const accessOf = clientAccess(settings.clients ?? {});
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      const client = new HostClient('http', { identity: identityOf(authInfo) });
+      const identity = identityOf(authInfo);
+      const client = new HostClient('http', { identity, access: accessOf(identity) });
       const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
@@ -120,8 +114,9 @@ export async function serveOnHttp(
 
   // Who each request is from; with http.auth, set once the port (and so the default audience) is known.
   let resourceServer: ResourceServer | undefined;
-  let identify: Identify = createIdentify({ holdsToken: guards.holdsToken });
-  const guarded = settings.token !== undefined || settings.auth !== undefined;
+  const clients = clientTokens(settings.clients ?? {});
+  let identify: Identify = createIdentify({ holdsToken: guards.holdsToken, clients });
+  const guarded = settings.token !== undefined || settings.auth !== undefined || clients.any;
 
   // Sessions (2025 era) are told by their own instance; modern-era listeners through the handler's bus.
   const unsubscribe = registry.onListChanged((kind) => {
@@ -145,7 +140,7 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
-    const client = new HostClient('http', { identity });
+    const client = new HostClient('http', { identity, access: accessOf(identity) });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
@@ -188,6 +183,8 @@ export async function serveOnHttp(
     if (pathname !== '/mcp') return jsonError(res, 404, -32000, `Not found: ${pathname} (the MCP endpoint is /mcp)`);
     const identity = await admitted(req, res);
     if (!identity) return;
+    // Handlers of both eras see who is calling (the requestState seal binds to it).
+    (req as WithIdentity).auth = identityInfo(identity);
     let body: unknown;
     if (req.method === 'POST') {
       let text: string;
@@ -220,7 +217,6 @@ export async function serveOnHttp(
           const ended = new Promise((resolve) => res.once('close', resolve));
           holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
         }
-        (req as WithIdentity).auth = identityInfo(identity);
         return modernNode(req, res, body);
       }
     }
@@ -265,7 +261,7 @@ export async function serveOnHttp(
   const url = `http://${hostForUrl}:${port}/mcp`;
   if (settings.auth) {
     resourceServer = createResourceServer(settings.auth, url, logger);
-    identify = createIdentify({ holdsToken: guards.holdsToken, resourceServer });
+    identify = createIdentify({ holdsToken: guards.holdsToken, clients, resourceServer });
     logger.info(`http.auth: clients sign in at ${settings.auth.issuer}; tokens must be issued for ${resourceServer.resource}`);
   }
   return {

@@ -6,9 +6,11 @@ import { InvalidParamsError, UnknownNameError } from '../registry/errors.js';
 import { capText } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 import type { HostClient } from '../registry/clients.js';
+import { callerKey } from '../registry/identity.js';
 import { toolSurface } from '../discover/surface.js';
 import { FIND_TOOLS } from '../discover/meta-tools.js';
-import { rendersViews, UI_EXTENSION } from '../registry/views.js';
+import { UI_EXTENSION } from '../backend/ui-extension.js';
+import { rendersViews } from '../registry/views.js';
 import { capabilitiesOf, SessionLogLevel } from './channel.js';
 import { installReadCalls } from './read-calls.js';
 import { servicesOf, type HostServices } from './services.js';
@@ -74,7 +76,15 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   const tools = toolSurface(registry);
   // A client that renders views is listed their `_meta` and the tools for views only (registry/views.ts).
   const views = (ctx: ServerContext) => rendersViews(capabilitiesOf(server, ctx));
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx)) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx), client) }));
+  // A named client is listed the resources and prompts of the backends its policy lets it use.
+  const usable = async <T extends { plugin: string }>(entries: T[]): Promise<T[]> => {
+    if (!client.access) return entries;
+    const plugins = [...new Set(entries.map((e) => e.plugin))];
+    const allowed = new Set<string>();
+    for (const p of plugins) if (await registry.mayUseBackend(client, p)) allowed.add(p);
+    return entries.filter((e) => allowed.has(e.plugin));
+  };
 
   installToolCalls(server, registry, {
     client,
@@ -85,13 +95,13 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
     toProtocolError,
   });
   installReadCalls(server, registry, { client, services, session, toProtocolError });
-  if (modern) installTaskHandlers(server, services.tasks);
+  if (modern) installTaskHandlers(server, services.tasks, callerKey(client.identity));
   installSubscriptions(server, registry);
 
   server.setRequestHandler('resources/list', async (_request, ctx) => {
     const shown = views(ctx);
     return {
-      resources: (await registry.resources()).map(({ plugin: _plugin, _meta, ...r }) =>
+      resources: (await usable(await registry.resources())).map(({ plugin: _plugin, _meta, ...r }) =>
         dropUndefined({ ...r, _meta: shown ? _meta : undefined }),
       ),
     };
@@ -100,7 +110,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   server.setRequestHandler('resources/templates/list', async (_request, ctx) => {
     const shown = views(ctx);
     return {
-      resourceTemplates: (await registry.resourceTemplates()).map(({ def }) =>
+      resourceTemplates: (await usable(await registry.resourceTemplates())).map(({ def }) =>
         dropUndefined({
           uriTemplate: def.uriTemplate,
           name: def.name,
@@ -114,7 +124,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   });
 
   server.setRequestHandler('prompts/list', async () => ({
-    prompts: (await registry.prompts()).map((p) =>
+    prompts: (await usable(await registry.prompts())).map((p) =>
       dropUndefined({ name: p.publicName, title: p.def.title, description: p.def.description, arguments: p.arguments }),
     ),
   }));

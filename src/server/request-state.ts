@@ -1,10 +1,14 @@
 // The `requestState` a client echoes on the retry of a multi-round-trip request (SEP-2322) is
 // attacker-controlled: every value mcphost hands out is sealed (HMAC-SHA256, the SDK's codec) and
-// bound to the method, so a client can neither alter a plugin's state nor replay it elsewhere; a
+// bound to the method and the caller (callerKey), so a client can neither alter a plugin's state nor
+// replay it elsewhere, and another caller's (a paused call's question relayed to it) is, for it, as
+// forged as one never handed out; a
 // tampered one is refused with the SDK's frozen -32602 before any handler runs. The key is made per
 // process unless MCPHOST_STATE_KEY gives one (replicas behind a balancer share it).
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import { callerKey } from '../registry/identity.js';
+import { identityOf } from './auth/identity-info.js';
 
 /** What a sealed requestState carries: a handler's own state for a named tool or prompt, or a paused call. */
 export type Sealed = { k: 's'; n: string; s: unknown } | { k: 'p'; id: string };
@@ -18,7 +22,7 @@ export function createStateSeal(env: NodeJS.ProcessEnv = process.env): RequestSt
   return createRequestStateCodec<Sealed>({
     key,
     ttlSeconds: TTL_SECONDS,
-    bind: (ctx: ServerContext) => ctx.mcpReq.method,
+    bind: (ctx: ServerContext) => `${ctx.mcpReq.method}\u0000${callerKey(identityOf(ctx.http?.authInfo))}`,
   });
 }
 

@@ -6,6 +6,7 @@
 import type { HandlerResultTypeMap, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { ProgressUpdate } from '../backend/types.js';
 import type { HostClient } from '../registry/clients.js';
+import { callerKey } from '../registry/identity.js';
 import { clampTimeout } from '../registry/limits.js';
 import type { PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
@@ -98,7 +99,10 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       new Promise<'later'>((resolve) => setTimeout(() => resolve('later'), IMMEDIATE_MS)),
     ]);
     if (typeof early === 'object') return await answer(early.done, name, ctx);
-    const created = services.tasks.start({ outcome: run.outcome.then(taskEnd), broker: run.broker, controller: run.controller });
+    const created = services.tasks.start(
+      { outcome: run.outcome.then(taskEnd), broker: run.broker, controller: run.controller },
+      callerKey(options.client.identity),
+    );
     task.id = created.taskId as string;
     services.tasks.progress(task.id, lastMessage);
     run.onProgress = (p) => services.tasks.progress(created.taskId as string, p.message);
@@ -109,7 +113,8 @@ export function installToolCalls(server: Server, registry: Registry, options: To
   async function answer(outcome: CallOutcome, name: string, ctx: ServerContext): Promise<HandlerResultTypeMap['tools/call']> {
     if (outcome.refused) throw refusal(outcome.refused);
     if (outcome.inputRequired) return wire<'tools/call'>(await inputRequiredAnswer(outcome.inputRequired, name, ctx, services));
-    if (outcome.remoteTask) return wire<'tools/call'>(services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created));
+    if (outcome.remoteTask)
+      return wire<'tools/call'>(services.tasks.relay(outcome.remoteTask, outcome.remoteTask.created, callerKey(options.client.identity)));
     return wire<'tools/call'>(outcome.result);
   }
 }

@@ -1,7 +1,7 @@
 // Epic's toolsets' tools as ordinary tools: `unreal_<Class>_<tool>` (names.ts) with the description
 // and input schema describe_toolset gave, each called through Epic's own call_tool with its
 // arguments brought to that schema where only one meaning is possible (coerce.ts).
-import { globMatcher } from '../../../src/kit/index.js';
+import { globMatcher } from '../../../src/kit/upstream.js';
 import type { CallContext, ToolDef } from '../../../src/backend/index.js';
 import type { EpicCatalog } from './catalog.js';
 import { coerceToSchema } from './coerce.js';

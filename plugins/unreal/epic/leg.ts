@@ -5,7 +5,7 @@
 // lists every tool natively, and those are renamed the same way. Every call goes through the
 // editor's queue, and answers known to mean failure are marked as such (failures.ts).
 import { UnavailableError, type BackendContext, type CallContext, type ToolDef } from '../../../src/backend/index.js';
-import { createMirroredBackend, healthWaitMs } from '../../../src/kit/index.js';
+import { createMirroredBackend, healthWaitMs } from '../../../src/kit/upstream.js';
 import { consent, mayChange, type ConfirmSetting } from '../consent.js';
 import { EditorQueue } from '../editor-queue.js';
 import { EpicCatalog } from './catalog.js';

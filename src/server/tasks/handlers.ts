@@ -49,10 +49,11 @@ async function relayed<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function installTaskHandlers(server: Server, tasks: TaskStore): void {
+/** `caller`: the callerKey of the client this instance serves; another caller's task is answered as unknown. */
+export function installTaskHandlers(server: Server, tasks: TaskStore, caller: string): void {
   server.setRequestHandler('tasks/get', { params: taskParams }, async (params, ctx) => {
     requireTasks(ctx, 'tasks/get');
-    const task = await relayed(() => tasks.get(params.taskId));
+    const task = await relayed(() => tasks.get(params.taskId, caller));
     if (!task) throw unknownTask(params.taskId);
     return task;
   });
@@ -63,13 +64,13 @@ export function installTaskHandlers(server: Server, tasks: TaskStore): void {
       requireTasks(ctx, 'tasks/update');
       // The SDK lifts `inputResponses` off every request's params into the context.
       const responses = ctx.mcpReq.inputResponses ?? params.inputResponses;
-      if (!(await relayed(() => tasks.update(params.taskId, responses)))) throw unknownTask(params.taskId);
+      if (!(await relayed(() => tasks.update(params.taskId, responses, caller)))) throw unknownTask(params.taskId);
       return {};
     },
   );
   server.setRequestHandler('tasks/cancel', { params: taskParams }, async (params, ctx) => {
     requireTasks(ctx, 'tasks/cancel');
-    if (!(await relayed(() => tasks.cancel(params.taskId)))) throw unknownTask(params.taskId);
+    if (!(await relayed(() => tasks.cancel(params.taskId, caller)))) throw unknownTask(params.taskId);
     return {};
   });
 }

@@ -1,8 +1,9 @@
 // Tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663): a tool call that runs on after
 // its request was answered with a CreateTaskResult; the client polls `tasks/get` (status, and the
 // result inlined once done), answers its questions with `tasks/update` and stops it with
-// `tasks/cancel`. A task's id is random and unguessable: whoever holds it may poll it, as a 2026-era
-// request holds no session. A task a mounted server created is kept here as a relay (`remote`).
+// `tasks/cancel`. A task's id is random and unguessable, and a task is its caller's (callerKey): for
+// any other caller it does not exist, whoever learns its id. A task a mounted server created is kept
+// here as a relay (`remote`).
 import { randomUUID } from 'node:crypto';
 import type { InputRequest, ToolResult } from '../../backend/types.js';
 import { CancelledError } from '../../registry/errors.js';
@@ -47,6 +48,8 @@ export interface TaskOptions {
 
 interface Task {
   id: string;
+  /** The caller it belongs to (callerKey of who created it). */
+  owner: string;
   status: TaskStatus;
   createdAt: number;
   lastUpdatedAt: number;
@@ -82,8 +85,8 @@ export class TaskStore {
   }
 
   /** A task for a call already running here; the CreateTaskResult to answer with. */
-  start(run: TaskWork): Record<string, unknown> {
-    const task = this.add({ run });
+  start(run: TaskWork, owner: string): Record<string, unknown> {
+    const task = this.add({ run, owner });
     void run.outcome.then(
       (end) => this.finish(task, end),
       (error: unknown) => this.finish(task, { error: { code: -32603, message: (error as Error)?.message ?? String(error) } }),
@@ -92,12 +95,12 @@ export class TaskStore {
   }
 
   /** A task a mounted server created: `created` is its CreateTaskResult. Answers ours, with our id. */
-  relay(remote: RemoteTask, created: Record<string, unknown>): Record<string, unknown> {
-    const task = this.add({ remote, status: (created.status as TaskStatus | undefined) ?? 'working' });
+  relay(remote: RemoteTask, created: Record<string, unknown>, owner: string): Record<string, unknown> {
+    const task = this.add({ remote, owner, status: (created.status as TaskStatus | undefined) ?? 'working' });
     return { ...created, taskId: task.id };
   }
 
-  private add(fields: Partial<Task>): Task {
+  private add(fields: Partial<Task> & { owner: string }): Task {
     const at = this.now();
     const task: Task = { id: randomUUID(), status: 'working', createdAt: at, lastUpdatedAt: at, ...fields };
     this.tasks.set(task.id, task);
@@ -119,14 +122,9 @@ export class TaskStore {
     task.lastUpdatedAt = this.now();
   }
 
-  has(id: string): boolean {
-    this.sweep();
-    return this.tasks.has(id);
-  }
-
-  /** The DetailedTask `tasks/get` answers; undefined for an id not known (or expired). */
-  async get(id: string): Promise<Record<string, unknown> | undefined> {
-    const task = this.known(id);
+  /** The DetailedTask `tasks/get` answers; undefined for an id not known (or expired, or another caller's). */
+  async get(id: string, caller: string): Promise<Record<string, unknown> | undefined> {
+    const task = this.known(id, caller);
     if (!task) return undefined;
     if (task.remote) {
       const detailed = await task.remote.get();
@@ -147,18 +145,18 @@ export class TaskStore {
     };
   }
 
-  /** Delivers answers to a task's questions; false for an unknown id. */
-  async update(id: string, responses: Record<string, unknown>): Promise<boolean> {
-    const task = this.known(id);
+  /** Delivers answers to a task's questions; false for an unknown id (or another caller's). */
+  async update(id: string, responses: Record<string, unknown>, caller: string): Promise<boolean> {
+    const task = this.known(id, caller);
     if (!task) return false;
     if (task.remote) await task.remote.update(responses);
     else if (task.run && task.run.broker.answer(responses) > 0) task.lastUpdatedAt = this.now();
     return true;
   }
 
-  /** Stops a task (a finished one stays as it is); false for an unknown id. */
-  async cancel(id: string): Promise<boolean> {
-    const task = this.known(id);
+  /** Stops a task (a finished one stays as it is); false for an unknown id (or another caller's). */
+  async cancel(id: string, caller: string): Promise<boolean> {
+    const task = this.known(id, caller);
     if (!task) return false;
     if (task.remote) {
       await task.remote.cancel();
@@ -176,9 +174,10 @@ export class TaskStore {
     for (const task of this.tasks.values()) task.run?.controller.abort(new CancelledError('mcphost is shutting down'));
   }
 
-  private known(id: string): Task | undefined {
+  private known(id: string, caller: string): Task | undefined {
     this.sweep();
-    return this.tasks.get(id);
+    const task = this.tasks.get(id);
+    return task?.owner === caller ? task : undefined;
   }
 
   private createResult(task: Task): Record<string, unknown> {
