@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-const ENTRY_POINTS = 'src/(backend|kit)/index\\.js$';
+const ENTRY_POINTS = 'src/(backend/index|kit/index|kit/json-lines/index|kit/upstream)\\.js$';
 const noPlugins = { group: ['**/plugins/**'], message: 'src/ never imports a plugin: reach it through the loaded backend.' };
 const noCli = {
   group: ['**/cli/**', '**/commands/**'],
@@ -36,7 +36,8 @@ function pluginBlock(depth) {
             { regex: `^${up(depth + 1)}(?!\\.\\./)`, message: 'A plugin never imports another plugin.' },
             {
               regex: `^${up(depth + 2)}(?!${ENTRY_POINTS})`,
-              message: 'A plugin imports the host only through src/backend/index.js (mcphost) and src/kit/index.js (mcphost/kit).',
+              message:
+                'A plugin imports the host only through src/backend/index.js (mcphost) and the kit: src/kit/index.js (mcphost/kit), src/kit/json-lines/index.js, src/kit/upstream.js.',
             },
           ],
         },
@@ -62,6 +63,28 @@ export default tseslint.config(
   {
     files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend,discover,metrics}/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
+  },
+  {
+    // The kit is published to third-party plugins (mcphost/kit): it may stand only on the contract,
+    // so that a plugin importing it loads no part of the host.
+    files: ['src/kit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noPlugins,
+            noCli,
+            {
+              group: ['registry', 'loader', 'config', 'app', 'server', 'upstream', 'lib', 'discover', 'metrics'].map(
+                (room) => `**/${room}/**`,
+              ),
+              message: 'The kit imports only the kit and the contract (src/backend).',
+            },
+          ],
+        },
+      ],
+    },
   },
   ...[0, 1, 2, 3, 4, 5].map(pluginBlock),
   {

@@ -19,8 +19,8 @@ export async function loadPlugin() {
   if (!existsSync(path.join(dist, 'index.js'))) throw new Error('run `npm run build` first');
   const [{ discover }, { buildIndex }, { DocIndex }, { search }, params, manual, vocabulary] = await Promise.all([
     import(`${dist}/corpus/discover.js`),
-    import(`${dist}/index/build.js`),
-    import(`${dist}/index/doc-index.js`),
+    import(`${dist}/search-index/build.js`),
+    import(`${dist}/search-index/doc-index.js`),
     import(`${dist}/lookup/search.js`),
     import(`${dist}/lookup/params.js`),
     import(`${dist}/manual/source.js`),

@@ -18,9 +18,9 @@ const cpuMs = () => {
 };
 
 const { discover } = await import(`${dist}/corpus/discover.js`);
-const { buildIndex } = await import(`${dist}/index/build.js`);
-const { saveIndex, loadIndex } = await import(`${dist}/index/persist.js`);
-const { DocIndex } = await import(`${dist}/index/doc-index.js`);
+const { buildIndex } = await import(`${dist}/search-index/build.js`);
+const { saveIndex, loadIndex } = await import(`${dist}/search-index/persist.js`);
+const { DocIndex } = await import(`${dist}/search-index/doc-index.js`);
 const { search } = await import(`${dist}/lookup/search.js`);
 const { manualFromFile } = await import(`${dist}/manual/source.js`);
 
@@ -110,8 +110,8 @@ if (mode === 'cold') {
   // The documents and field weights the plugin indexes, fed to wink-bm25-text-search instead.
   const { default: winkBM25 } = await import('wink-bm25-text-search');
   const { parseClassXml } = await import(`${dist}/parse/xml.js`);
-  const { entriesOf } = await import(`${dist}/index/entries.js`);
-  const { terms } = await import(`${dist}/index/tokenize.js`);
+  const { entriesOf } = await import(`${dist}/search-index/entries.js`);
+  const { terms } = await import(`${dist}/search-index/tokenize.js`);
   const { BM25F } = { BM25F: (await import(`${dist}/lookup/params.js`)).RANKING.bm25f };
   const FIELD_WEIGHTS = { name: BM25F.weights[0], owner: BM25F.weights[1], brief: BM25F.weights[2], body: BM25F.weights[3] };
   const corpus = discover(docDir);

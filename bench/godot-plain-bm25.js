@@ -18,7 +18,7 @@ export async function plainBM25(docDir) {
     import('wink-porter2-stemmer'),
     import(`${dist}/corpus/discover.js`),
     import(`${dist}/parse/xml.js`),
-    import(`${dist}/index/entries.js`),
+    import(`${dist}/search-index/entries.js`),
   ]);
   const words = (text) =>
     text

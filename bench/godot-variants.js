@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '../dist/plugins/godot');
-const { terms } = await import(`${dist}/index/tokenize.js`);
+const { terms } = await import(`${dist}/search-index/tokenize.js`);
 const { kindsNamed } = await import(`${dist}/lookup/ranking.js`);
 const { Vocabulary, parseVocabulary, shippedVocabulary } = await import(`${dist}/lookup/vocabulary.js`);
 

@@ -29,7 +29,7 @@ const commit = option('--commit', 'unknown');
 
 const [{ discover }, { buildIndex }, { SymbolTable, manualTexts, resolveTarget }, { parseRstPage }, source] = await Promise.all([
   import(`${dist}/corpus/discover.js`),
-  import(`${dist}/index/build.js`),
+  import(`${dist}/search-index/build.js`),
   import(`${dist}/manual/resolve.js`),
   import(`${dist}/manual/rst.js`),
   import(`${dist}/manual/source.js`),

@@ -2,7 +2,8 @@
 // HTTP, by default http://127.0.0.1:5099/mcp) through the SDK client, reconnecting after the HUD
 // restarts. Used by the exile plugin in remote mode and by `mcphost exile:snapshot` to record.
 import { ToolError, type Logger, type ToolResult } from '../../src/backend/index.js';
-import { UpstreamClient, silentLogger } from '../../src/kit/index.js';
+import { silentLogger } from '../../src/kit/index.js';
+import { UpstreamClient } from '../../src/kit/upstream.js';
 import type { ExileProvider, ProviderCallContext } from './provider.js';
 import type { EvalArgs, ExploreArgs, QueryArgs } from './schemas.js';
 

@@ -5,9 +5,9 @@ import type { Settings } from './config.js';
 import { discover, type Corpus } from './corpus/discover.js';
 import { cachedDump, dumpDocs, godotVersion } from './corpus/doctool.js';
 import { watchXml } from './corpus/watch.js';
-import { buildIndex } from './index/build.js';
-import { DocIndex } from './index/doc-index.js';
-import { loadIndex, saveIndex } from './index/persist.js';
+import { buildIndex } from './search-index/build.js';
+import { DocIndex } from './search-index/doc-index.js';
+import { loadIndex, saveIndex } from './search-index/persist.js';
 import { prepareLexicon } from './lookup/lexicon.js';
 import { manualFromDir, manualFromFile, type ManualSource } from './manual/source.js';
 

@@ -3,7 +3,7 @@
 // ../shared/data/godot-queries-dev.jsonl) and read by lookup/params.ts. This module imports
 // nothing, so every layer of the plugin can name these types.
 
-/** BM25F numbers, one per field in FIELD_NAMES order (index/entries.ts): name, owner, brief, body, code, anchor, manual. */
+/** BM25F numbers, one per field in FIELD_NAMES order (search-index/entries.ts): name, owner, brief, body, code, anchor, manual. */
 export interface Bm25fParams {
   /** Weight of each field. */
   weights: readonly number[];

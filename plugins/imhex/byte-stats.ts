@@ -46,7 +46,7 @@ for (let b = 0x20; b < 0x7f; b++) TEXT[b] = 1;
 TEXT[0x09] = TEXT[0x0a] = TEXT[0x0d] = 1;
 
 /** Above this a block looks like compressed or encrypted data (random bytes give 7.98+ from 4 KiB on). */
-export const RANDOM_ENTROPY = 7.5;
+const RANDOM_ENTROPY = 7.5;
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 

@@ -6,9 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UnavailableError, type ResourceDef, type ToolMeta } from '../../src/backend/index.js';
-
-const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+import { UnavailableError, type ResourceDef, type ToolMeta, VIEW_MIME_TYPE } from '../../src/backend/index.js';
 
 export const HEX_VIEW = 'ui://imhex/hex.html';
 export const MAP_VIEW = 'ui://imhex/file-map.html';

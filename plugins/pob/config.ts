@@ -114,6 +114,14 @@ export const configSchema = z.object({
         .min(1)
         .default(256)
         .describe('MiB the store keeps; the least recently used builds go first (env POB_STORE_MAX_MB)'),
+      storeTimeoutMs: z
+        .number()
+        .int()
+        .positive()
+        .default(5_000)
+        .describe(
+          'how long one read or write of the build store may take (a hung network volume); past it the call is answered unavailable and no worker waits (env POB_STORE_TIMEOUT_MS)',
+        ),
     })
     .prefault({})
     .describe('live calculations through PoB itself'),
@@ -144,6 +152,7 @@ export const configEnv: Record<string, string> = {
   'lua.store': 'POB_BUILD_STORE',
   'lua.storeMaxBuilds': 'POB_STORE_MAX_BUILDS',
   'lua.storeMaxMb': 'POB_STORE_MAX_MB',
+  'lua.storeTimeoutMs': 'POB_STORE_TIMEOUT_MS',
 };
 
 /** Where the bridge talks: a spawned luajit, or a PoB GUI over TCP. */

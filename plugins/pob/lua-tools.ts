@@ -63,13 +63,18 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
       name: 'lua_stop',
       title: 'Stop PoB',
       description:
-        "Stops the PoB worker processes once their calls in progress end, and drops this client's build (other clients' builds reload from the build store on their next call); safe to call when nothing runs. With a PoB GUI (tcp) it only disconnects: PoB keeps running with its build.",
+        "Drops this client's build. From the host's own user (stdio, a one-shot `mcphost call`) it also stops the PoB worker processes once their calls in progress end (other clients' builds reload from the build store on their next call); a client over HTTP shares the workers with others, so for it only its own build is dropped. Safe to call when nothing runs. With a PoB GUI (tcp) the operator's stop only disconnects: PoB keeps running with its build.",
       input: z.object({}),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       handler: async (_args, ctx) => {
+        const mine = clientBuild(ctx.client);
+        const released = mine.id !== undefined;
+        Object.assign(mine, { id: undefined, failed: undefined });
+        // The workers are shared by every client: one over the network may let go of what is its
+        // own, but stopping them (a restart for everyone) is the operator's, who runs the host.
+        if (ctx.client.remote) return { stopped: false, released };
         const pool = getPool();
         const was = await pool.stop();
-        Object.assign(clientBuild(ctx.client), { id: undefined, failed: undefined });
         return pool.mode === 'tcp' ? { stopped: false, disconnected: was } : { stopped: was };
       },
     }),

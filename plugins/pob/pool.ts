@@ -79,6 +79,7 @@ export class PobPool {
       dir: config.lua.store ?? path.join(cacheDir, 'builds'),
       maxBuilds: config.lua.storeMaxBuilds,
       maxBytes: config.lua.storeMaxMb * MiB,
+      timeoutMs: config.lua.storeTimeoutMs,
       logger,
     });
   }

@@ -5,12 +5,15 @@
 // sees half a file; reads check the content against the id anyway (a copy made by other means
 // could be cut short), and a file that does not match is dropped. The store keeps at most
 // `maxBuilds` files and `maxBytes`; reading or writing a build marks it used, the least recently
-// used go first.
+// used go first. A store file is read as every file input is (a regular file by its type, opened
+// without blocking: a FIFO named like a build never holds a thread or a worker), and every look at
+// the folder has its own deadline, so a hung network volume answers "unavailable" within it
+// instead of holding the call's worker for good.
 import { createHash } from 'node:crypto';
-import { readFile, readdir, stat, unlink, utimes } from 'node:fs/promises';
+import { readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { UnavailableError, type Logger } from '../../src/backend/index.js';
-import { writeFileAtomic } from '../../src/kit/index.js';
+import { NotRegularFileError, readRegularFile, writeFileAtomic } from '../../src/kit/index.js';
 
 /** What a build_id looks like: the first 128 bits of the SHA-256, in hex. */
 export const BUILD_ID = /^[0-9a-f]{32}$/;
@@ -31,6 +34,8 @@ export interface StoreOptions {
   dir: string;
   maxBuilds: number;
   maxBytes: number;
+  /** How long one read, write or look at the folder may take (default 5 s). */
+  timeoutMs?: number;
   logger: Pick<Logger, 'debug' | 'warn'>;
 }
 
@@ -63,7 +68,7 @@ export class BuildStore {
     const id = buildIdOf(text);
     if ((await this.get(id)) !== undefined) return id;
     try {
-      await writeFileAtomic(this.file(id), text);
+      await this.within('write', writeFileAtomic(this.file(id), text));
     } catch (error) {
       // Two writers of one id write the same bytes: if the other's rename won, the build is there.
       if ((await this.get(id)) === undefined)
@@ -93,9 +98,14 @@ export class BuildStore {
     if (!BUILD_ID.test(id)) return undefined;
     let text: string;
     try {
-      text = await readFile(this.file(id), 'utf8');
+      text = await this.within('read', readRegularFile(this.file(id), 'utf8'));
     } catch (error) {
       if (missing(error)) return undefined;
+      if (error instanceof NotRegularFileError) {
+        this.options.logger.warn(`pob build store: ${id}.xml is a ${error.kind}, not a build; leaving it alone`);
+        return undefined;
+      }
+      if (error instanceof UnavailableError) throw error;
       throw new UnavailableError(`cannot read the build store at ${this.options.dir}: ${(error as Error).message}`, { cause: error });
     }
     if (buildIdOf(text) !== id) {
@@ -112,10 +122,33 @@ export class BuildStore {
   /** Whether the store holds a file for this id (not checked: `get` checks). */
   async has(id: string): Promise<boolean> {
     if (!BUILD_ID.test(id)) return false;
-    return stat(this.file(id)).then(
+    return this.within('look', stat(this.file(id))).then(
       () => true,
-      () => false,
+      (error) => {
+        if (error instanceof UnavailableError) throw error;
+        return false;
+      },
     );
+  }
+
+  /** The store's answer, or UnavailableError once its deadline passed (the request itself may still hang in the kernel). */
+  private within<T>(what: 'read' | 'write' | 'look', work: Promise<T>): Promise<T> {
+    const { timeoutMs = 5_000, dir } = this.options;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new UnavailableError(
+              `the build store at ${dir} did not answer a ${what} within ${timeoutMs} ms (a hung network volume?): check the folder, or raise plugins.pob.lua.storeTimeoutMs (POB_STORE_TIMEOUT_MS)`,
+            ),
+          ),
+        timeoutMs,
+      );
+      timer.unref();
+    });
+    work.catch(() => undefined);
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   /** Drops the least recently used builds past the bounds, and temporary files a dead writer left. One run at a time. */

@@ -6,9 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UnavailableError, type ResourceDef, type ToolMeta } from '../../src/backend/index.js';
-
-const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+import { UnavailableError, type ResourceDef, type ToolMeta, VIEW_MIME_TYPE } from '../../src/backend/index.js';
 
 export const BUILD_VIEW = 'ui://pob/build.html';
 export const COMPARE_VIEW = 'ui://pob/compare.html';

@@ -6,7 +6,7 @@
 // keeps track of the build it holds; failures become ToolErrors that name the tool.
 import type { Logger, ProgressUpdate, WithheldSetting } from '../../src/backend/index.js';
 import { ToolError } from '../../src/backend/index.js';
-import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../src/kit/index.js';
+import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../src/kit/json-lines/index.js';
 import type { Budgets } from './budgets.js';
 import { processFailure, startFailure, tcpFailure } from './bridge-errors.js';
 import { linkOf, type PobConfig } from './config.js';

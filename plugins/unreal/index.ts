@@ -28,6 +28,10 @@ const configSchema = z.object({
     .default('flat')
     .describe('publish Epic’s toolsets’ tools as unreal_<Toolset>_<tool> (flat) or Epic’s three meta-tools as they are (meta)'),
   epicToolsets: z.array(z.string()).default(['*']).describe('flat: only the toolsets matching these names or * globs (full or class name)'),
+  confirm: z
+    .enum(['ask', 'never'])
+    .default('ask')
+    .describe('ask: before a tool that may change the editor, ask the user (when the client supports elicitation); never: do not ask'),
   readyTimeoutMs: z.number().int().positive().default(60_000).describe('longest wait for Epic’s toolsets to finish registering'),
   settleMs: z
     .number()
@@ -76,6 +80,7 @@ export default function unreal(): Backend<Config> {
       epicUrl: 'UNREAL_EPIC_MCP_URL',
       mode: 'UNREAL_MODE',
       epicTools: 'UNREAL_EPIC_TOOLS',
+      confirm: 'UNREAL_CONFIRM',
     },
     async tools(ctx) {
       const seen = new Set<string>();
@@ -88,7 +93,7 @@ export default function unreal(): Backend<Config> {
         return true;
       });
     },
-    prompts: (ctx) => gather(ctx, (leg) => leg.up.prompts(ctx)),
+    prompts: (ctx) => gather(ctx, (leg) => (leg === epic ? epic.prompts(ctx) : leg.up.prompts(ctx))),
     resources: (ctx) => gather(ctx, (leg) => leg.up.resources(ctx)),
     resourceTemplates: (ctx) => gather(ctx, (leg) => leg.up.resourceTemplates(ctx)),
     async start(ctx) {

@@ -4,7 +4,8 @@
 // or, for the seed's older builds, its /-/ endpoints (editor.ts). Tool calls go through the editor's
 // queue like Epic's.
 import type { BackendContext, HealthReport, ToolDef } from '../../src/backend/index.js';
-import { createMirroredBackend, healthWaitMs } from '../../src/kit/index.js';
+import { createMirroredBackend, healthWaitMs } from '../../src/kit/upstream.js';
+import { consent, type ConfirmSetting } from './consent.js';
 import { EditorQueue } from './editor-queue.js';
 import {
   answered,
@@ -22,7 +23,7 @@ import {
 const notOffered = (error: unknown) => (error as { code?: unknown })?.code === -32601;
 
 /** The part of unreal's config this leg reads. */
-type UmsSettings = { url: string };
+type UmsSettings = { url: string; confirm: ConfirmSetting };
 
 const baseOf = (ctx: BackendContext<UmsSettings>) => editorBase(ctx.config.url);
 
@@ -72,8 +73,15 @@ export function umsLeg() {
     async tools(ctx: BackendContext<UmsSettings>): Promise<ToolDef[]> {
       return (await up.tools(ctx)).map((def) => ({
         ...def,
-        handler: (args, call) =>
-          queue.run(def.name, call.signal, async () => def.handler(args, { ...call, signal: stopping.signal }), call.progress),
+        handler: async (args, call) => {
+          await consent(
+            call,
+            ctx.config.confirm,
+            { label: def.name, name: def.name, annotations: def.annotations },
+            (args ?? {}) as Record<string, unknown>,
+          );
+          return queue.run(def.name, call.signal, async () => def.handler(args, { ...call, signal: stopping.signal }), call.progress);
+        },
       }));
     },
     prompts: up.prompts,

@@ -10,7 +10,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { starterConfig, type StarterPlugin } from '../config/starter.js';
 import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 import { ConfigError } from '../config/errors.js';
-import { silentLogger } from '../lib/logger.js';
+import { silentLogger } from '../kit/silent-logger.js';
 import { importBackend } from '../loader/load.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { UsageError } from './tool-args.js';

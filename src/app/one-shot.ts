@@ -2,10 +2,10 @@
 import type { ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
 import type { HostLogLevel } from '../lib/logger.js';
-import { objectShape } from '../lib/zod-introspect.js';
+import { objectShape } from '../kit/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
 import { ERROR_META_KEY, type CallOutcome } from '../registry/result.js';
 import { CallFailure } from './failures.js';
@@ -30,6 +30,11 @@ export interface OneShotRequest extends OpenOptions {
   onProgress?: (update: ProgressUpdate, logLevel: HostLogLevel) => void;
   /** Told `timeouts.shutdownMs` once the config is read (how long an interrupted call may take to stop). */
   onShutdownMs?: (ms: number) => void;
+  /**
+   * Given the outcome as soon as there is one, before the backends stop: a mounted server may take
+   * its whole stop grace (stdin closed, then SIGTERM), which the person waiting for the answer need not.
+   */
+  onOutcome?: (outcome: CallOutcome) => void | Promise<void>;
 }
 
 export interface OneShotPrepared {
@@ -110,11 +115,13 @@ export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> 
     const describe = `${prepared.plugin} ${prepared.tool.def.name}`;
     const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
     const onProgress = request.onProgress;
-    return await prepared.registry.invoke(prepared.tool, args, {
+    const outcome = await prepared.registry.invoke(prepared.tool, args, {
       signal: request.signal,
       onProgress: onProgress && ((update) => onProgress(update, prepared.logLevel)),
       timeoutMs: request.timeoutMs,
     });
+    await request.onOutcome?.(outcome);
+    return outcome;
   } finally {
     await prepared.registry.close();
   }

@@ -60,7 +60,9 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
         return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.name} was cancelled: ${String(request.signal.reason)}`);
       throw error;
     }
-    return result.isError ? { result, error: resultError(result) } : { result };
+    const outcome: CallOutcome = result.isError ? { result, error: resultError(result) } : { result };
+    await request.onOutcome?.(outcome);
+    return outcome;
   } finally {
     await client.close();
   }

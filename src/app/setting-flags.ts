@@ -2,7 +2,7 @@
 // setting is a switch, as in gh, npm and docker: `--writable`, `--no-writable`, and `--writable=false`
 // or `--writable false` all work; other settings need a value.
 import type { Override } from '../config/resolve.js';
-import { kindOf, objectShape } from '../lib/zod-introspect.js';
+import { kindOf, objectShape } from '../kit/zod-introspect.js';
 import { kebab, UsageError, type RawFlag } from './tool-args.js';
 
 export interface SettingFlags {

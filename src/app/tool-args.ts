@@ -1,7 +1,7 @@
 // A tool's arguments from command-line flags, generated at run time from the tool's JSON Schema.
 // Values are coerced per the schema (a string stays a string even when it looks numeric), arrays
 // repeat the flag, objects are JSON, and unknown flags are refused with the valid ones.
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import type { JsonSchema } from '../registry/schemas.js';
 
 export class UsageError extends Error {

@@ -53,3 +53,4 @@ export { codePath, configPath, defineBackend, defineCommand, definePrompt, defin
 export { approvalProblem, requireApproved } from './approval.js';
 export { MissingCapabilityError, NotFoundError, RequestError, ToolError, UnavailableError, isRequestError, isToolError } from './errors.js';
 export { inputRequired, isInputRequired, structured, text } from './result.js';
+export { VIEW_MIME_TYPE } from './ui-extension.js';

@@ -3,7 +3,9 @@
 import { text } from 'node:stream/consumers';
 import { failureOf, runOneShot } from '../app/one-shot.js';
 import { UsageError } from '../app/tool-args.js';
+import type { ToolResult } from '../backend/types.js';
 import type { InstalledPackage } from '../loader/installed.js';
+import type { CallOutcome } from '../registry/result.js';
 import { readCallFlags, splitArgv } from './call-argv.js';
 import { hostOptions } from './host-options.js';
 import { DEFAULT_SHUTDOWN_MS, onInterrupt } from './interrupt.js';
@@ -43,7 +45,15 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
     signal: abort.signal,
     onProgress: progress.update,
     onShutdownMs: (ms: number) => interrupt.setDeadline(ms),
+    // The answer is printed before the backends stop (a mounted server's stop grace is ~0.5 s).
+    onOutcome: async (outcome: CallOutcome) => {
+      if (outcome.error) return;
+      progress.stop();
+      await printResult(outcome.result, flags.json, out);
+      printed = true;
+    },
   };
+  let printed = false;
   let outcome;
   try {
     // The MCP client (and what it pulls in) loads only for --url: an in-process call starts faster without it.
@@ -61,13 +71,17 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
   }
   const failure = failureOf(outcome);
   if (failure) throw failure;
-  if (flags.json) out.logJson(outcome.result);
+  if (!printed) await printResult(outcome.result, flags.json, out);
+}
+
+async function printResult(result: ToolResult, json: boolean, out: CallOutput): Promise<void> {
+  if (json) out.logJson(result);
   // A person at a terminal reads an outline; a pipe gets the tool's text exactly as before. The
   // outline's wrapping (wrap-ansi, string-width) loads only then: ~30 ms a piped one-shot need not pay.
   else if (process.stdout.isTTY) {
     const { readableResult } = await import('./readable.js');
-    out.log(await readableResult(outcome.result, terminalWidth(), colorsFor()));
-  } else out.log(renderResult(outcome.result));
+    out.log(await readableResult(result, terminalWidth(), colorsFor()));
+  } else out.log(renderResult(result));
 }
 
 /** oclif's rule (Command.jsonEnabled) for a command with --json: before any `--`, or MCPHOST_CONTENT_TYPE=json. */

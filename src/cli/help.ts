@@ -4,7 +4,7 @@
 import { Help } from '@oclif/core';
 import { findPluginCommand } from '../app/plugin-command.js';
 import { prepareOneShot } from '../app/one-shot.js';
-import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
+import { installedPlugins } from './installed-plugins.js';
 import { exitCodeFor } from './exit-codes.js';
 import { readCallFlags, splitArgv } from './call-argv.js';
 import { terminalWidth } from './render.js';
@@ -28,7 +28,7 @@ export default class McphostHelp extends Help {
         configFile: flags.config,
         logLevel: flags.logLevel,
         quiet: flags.quiet,
-        installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
+        installed: installedPlugins(this.config),
         ...(tool ? { plugin, tool } : { tool: plugin }),
         flags: [],
       });
@@ -47,7 +47,7 @@ export default class McphostHelp extends Help {
         env: process.env,
         configFile: host?.get('config') as string | undefined,
         quiet: true,
-        installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
+        installed: installedPlugins(this.config),
         ...target,
       });
       this.log(commandHelp(this.config.bin, id, def.summary, schema, terminalWidth()));

@@ -3,7 +3,7 @@
 // on stdout with --json) and the exit code from exit-codes.ts.
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import type { OpenHostOptions } from '../app/open.js';
-import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
+import { installedPlugins } from './installed-plugins.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { globalFlag } from './flags.js';
 import { writeFailure, writeJson } from './failure-output.js';
@@ -33,7 +33,7 @@ export abstract class HostCommand extends Command {
   };
 
   protected hostOptions(flags: GlobalFlagValues, extra: Partial<OpenHostOptions> = {}): OpenHostOptions {
-    return hostOptions(flags, installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]), extra);
+    return hostOptions(flags, installedPlugins(this.config), extra);
   }
 
   /** `a, b,,c` → ['a', 'b', 'c']; nothing → undefined (so a default can apply). */

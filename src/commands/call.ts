@@ -3,7 +3,7 @@ import { runCall } from '../cli/call-run.js';
 import { CALL_FLAGS } from '../cli/flags.js';
 import { HostCommand } from '../cli/host-command.js';
 import { oclifFlags } from '../cli/oclif-flags.js';
-import { installedPackages, type OclifPluginLike } from '../loader/installed.js';
+import { installedPlugins } from '../cli/installed-plugins.js';
 
 export default class Call extends HostCommand {
   static override summary = 'Call one tool: in-process, or through a running `mcphost serve` with --url.';
@@ -38,7 +38,7 @@ export default class Call extends HostCommand {
   async run(): Promise<void> {
     this.parsed = true;
     await runCall(this.argv, {
-      installed: installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]),
+      installed: installedPlugins(this.config),
       log: (line) => this.log(line),
       logJson: (json) => this.logJson(json),
     });

@@ -4,7 +4,7 @@
 // not validate, or needs an unset variable, is kept aside with its reason instead of failing every
 // command run in that project; asking for it by name reports the reason.
 import path from 'node:path';
-import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+import { formatIssueLines, issueLines } from '../kit/zod-issues.js';
 import type { ClientServers } from './clients.js';
 import { ConfigError } from './errors.js';
 import { interpolate } from './interpolate.js';

@@ -10,7 +10,7 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { parseClientText, type ClientFormat } from './clients.js';
 import { ConfigError } from './errors.js';
 import { isPlainObject } from './layers.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 
 export interface ClientFileShape {
   format: ClientFormat;

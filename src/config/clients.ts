@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 import { ConfigError } from './errors.js';
 import { checkConfigShape } from './limits.js';
 import { isPlainObject } from './layers.js';

@@ -5,7 +5,7 @@
 // other entry and command keeps working, as a broken server in Claude Code's or Cursor's list
 // leaves the others running. Host keys (`http`, `timeouts`, …) still fail the file as a whole.
 import type * as z from 'zod';
-import { issueLines, type IssueLine } from '../lib/zod-issues.js';
+import { issueLines, type IssueLine } from '../kit/zod-issues.js';
 import { ConfigError } from './errors.js';
 import { interpolate, type ReferenceContext } from './interpolate.js';
 import { isPlainObject } from './layers.js';

@@ -1,5 +1,5 @@
 // A config problem names where the value came from, the key path, what was expected and what was found.
-import type { IssueLine } from '../lib/zod-issues.js';
+import type { IssueLine } from '../kit/zod-issues.js';
 
 export class ConfigError extends Error {
   readonly summary: string;

@@ -12,7 +12,7 @@ import { parseConfigFile } from './load-file.js';
 import { IMPORT_KINDS } from './schema.js';
 import { candidates, isExecutableConfig } from './search.js';
 import { readApprovals, trustStatus, type Approval, type TrustHow, type TrustStatus } from './trust.js';
-import { NotRegularFileError, readRegularFileSync } from '../lib/regular-file.js';
+import { NotRegularFileError, readRegularFileSync } from '../kit/regular-file.js';
 
 export interface FoundConfig {
   /** Absolute path of the file, or undefined when none was found. */

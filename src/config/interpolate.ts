@@ -12,7 +12,7 @@
 import { execSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 import { rememberSecret } from '../lib/secrets.js';
 import { ConfigError } from './errors.js';
 

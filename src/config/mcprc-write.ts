@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, parseDocument } from 'yaml';
 import { ConfigError } from './errors.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 
 export function writableFormat(file: string): 'yaml' | 'json' | undefined {
   const base = path.basename(file);

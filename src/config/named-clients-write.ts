@@ -6,7 +6,7 @@ import { parseDocument } from 'yaml';
 import { userConfigDir } from './cache-dir.js';
 import { ConfigError } from './errors.js';
 import { writableFormat } from './mcprc-write.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 
 /** The user's own config file: the one there is in their config folder, else a new config.yaml there. */
 export function userConfigFile(env: NodeJS.ProcessEnv): string {

@@ -6,8 +6,8 @@
 import type * as z from 'zod';
 import { withheldText } from '../backend/approval.js';
 import type { WithheldSetting } from '../backend/types.js';
-import { issueLines, type IssueLine } from '../lib/zod-issues.js';
-import { coerceString, isPathSchema, objectShape, runsKind, schemaAt, unknownKeys, unwrap } from '../lib/zod-introspect.js';
+import { issueLines, type IssueLine } from '../kit/zod-issues.js';
+import { coerceString, isPathSchema, objectShape, runsKind, schemaAt, unknownKeys, unwrap } from '../kit/zod-introspect.js';
 import { deepClone, fillDefaultSources, isPlainObject, recordLeaves, setPath, type Sources } from './layers.js';
 import type { Override, ResolvedConfig } from './resolve.js';
 import { HOST_PLUGIN_KEYS } from './schema.js';

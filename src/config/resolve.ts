@@ -3,8 +3,8 @@
 // is frozen: nothing that runs later (a plugin's section, a one-shot call's setting flags) writes
 // into it; those resolve their own values and sources (plugin-config.ts).
 import path from 'node:path';
-import { issueLines } from '../lib/zod-issues.js';
-import { coerceString, schemaAt } from '../lib/zod-introspect.js';
+import { issueLines } from '../kit/zod-issues.js';
+import { coerceString, schemaAt } from '../kit/zod-introspect.js';
 import { userCacheDir } from './cache-dir.js';
 import { importClientServers, type ImportedServer } from './client-servers.js';
 import type { FoundConfig } from './find.js';

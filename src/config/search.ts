@@ -7,7 +7,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 
 const SEARCH_PLACES = [
   'package.json',
@@ -68,11 +68,18 @@ function isFile(file: string): boolean {
   }
 }
 
-/** A package.json counts only when it has a `"mcphost"` key; one that does not parse is not ours to judge. */
-function hasMcphostKey(file: string): boolean {
+/**
+ * A package.json counts only when it has a `"mcphost"` key that is a config; one that does not parse
+ * is not ours to judge. A plugin's own package.json carries `"mcphost": {"backend": …}`, its manifest
+ * (loader/installed.ts), and `backend` is no config key: that file is the plugin's, not a config, so
+ * commands run in a plugin's folder search on as if it were not there.
+ */
+function hasMcphostConfig(file: string): boolean {
   try {
     const value = JSON.parse(readRegularFileSync(file, 'utf8')) as unknown;
-    return value !== null && typeof value === 'object' && Object.hasOwn(value, 'mcphost');
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, 'mcphost')) return false;
+    const section = (value as { mcphost: unknown }).mcphost;
+    return !(section !== null && typeof section === 'object' && Object.hasOwn(section, 'backend'));
   } catch {
     return false;
   }
@@ -90,7 +97,7 @@ export function candidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {
   for (const dir of searchDirs(cwd, env)) {
     for (const place of SEARCH_PLACES) {
       const file = path.join(dir, place);
-      if (isFile(file) && (place !== 'package.json' || hasMcphostKey(file))) out.push({ file, user: false });
+      if (isFile(file) && (place !== 'package.json' || hasMcphostConfig(file))) out.push({ file, user: false });
     }
   }
   const own = userConfigDir(env);

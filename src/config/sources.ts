@@ -2,7 +2,7 @@
 // (against the config file's folder, or the working directory for env and flags) and annotating
 // errors with where a bad value came from.
 import path from 'node:path';
-import type { IssueLine } from '../lib/zod-issues.js';
+import type { IssueLine } from '../kit/zod-issues.js';
 import { ConfigError } from './errors.js';
 import { describeSource, sourceOf, type Source } from './layers.js';
 

@@ -3,7 +3,7 @@
 // value), the variable that overrides it, and its description; settings without a default are
 // written commented out. Built from each plugin's own schema, so it fits installed plugins too.
 import type * as z from 'zod';
-import { objectShape } from '../lib/zod-introspect.js';
+import { objectShape } from '../kit/zod-introspect.js';
 import { resolvePluginConfig } from './plugin-config.js';
 import type { ResolvedConfig } from './resolve.js';
 

@@ -5,12 +5,12 @@
 // user alone; checked like them (another user must not be able to write what decides what is served).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 import { userConfigDir } from './cache-dir.js';
 import { ConfigError } from './errors.js';
 import { checkOwnership } from './file-safety.js';
 import { sha256 } from './trust.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 
 export interface PinnedTool {
   sha256: string;

@@ -6,12 +6,12 @@
 // own config folder, written atomically and readable by the user alone.
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 import path from 'node:path';
 import { userConfigDir } from './cache-dir.js';
 import { ConfigError } from './errors.js';
 import { checkOwnership } from './file-safety.js';
-import { writeFileAtomic } from './write-file.js';
+import { writeFileAtomicSync as writeFileAtomic } from '../kit/atomic-write.js';
 
 /** How a file came to be read: named by the user, in their own config folder, or found by searching. */
 export type TrustHow = 'explicit' | 'user' | 'found';

@@ -6,7 +6,7 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from './trust.js';
-import { readRegularFileSync } from '../lib/regular-file.js';
+import { readRegularFileSync } from '../kit/regular-file.js';
 
 interface FileWatch {
   /** Watches exactly these files from now on (their current content is the reference). */

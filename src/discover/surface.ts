@@ -5,10 +5,10 @@
 // the registry's tools change, so a server that comes up later, or a reload, is searchable.
 import type { Logger } from '../backend/types.js';
 import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../registry/names.js';
+import { closest } from '../kit/closest.js';
 import type { CallOptions, PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
-import { globMatcher } from '../upstream/defs.js';
+import { globMatcher } from '../kit/mcp/defs.js';
 import { listedTo, listedTool, type ListedTool } from './listing.js';
 import { isAppOnly } from '../registry/views.js';
 import {

@@ -50,6 +50,7 @@ export interface RankingOptions {
 
 // Chosen on the tuning halves of test/fixtures/discover/tasks.json and tasks-sourced.json
 // (bench/discover-fit.js); the held-out halves are reported by bench/discover.bench.js.
+/** @public read by bench/discover-fit.js */
 export const RANKING: RankingOptions = {
   fields: {
     name: { weight: 2.5, b: 0.3 },
@@ -84,7 +85,7 @@ function identityText(backend: { name: string; description: string }): string {
 }
 
 /** The first sentence (or line) of a description, at most `max` characters: what a hit shows. */
-export function oneLine(text: string, max = DESCRIPTION_CHARS): string {
+function oneLine(text: string, max = DESCRIPTION_CHARS): string {
   const line =
     text
       .trim()

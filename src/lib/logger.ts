@@ -46,8 +46,6 @@ function formatDetail(detail: unknown): string {
   return inspect(detail, { depth: 4, breakLength: Infinity });
 }
 
-export { silentLogger } from '../kit/silent-logger.js';
-
 export function isLogLevel(value: unknown): value is HostLogLevel {
   return typeof value === 'string' && value in rank;
 }

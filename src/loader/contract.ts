@@ -2,8 +2,8 @@
 import * as z from 'zod';
 import type { Backend } from '../backend/types.js';
 import { PLUGIN_NAME, TOOL_NAME } from '../backend/names.js';
-import { isZod3Schema, isZod4Schema } from '../lib/zod-introspect.js';
-import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+import { isZod3Schema, isZod4Schema } from '../kit/zod-introspect.js';
+import { formatIssueLines, issueLines } from '../kit/zod-issues.js';
 
 const zodSchema = (what: string) =>
   z.custom<z.ZodType>(isZod4Schema, {

@@ -1,4 +1,4 @@
-// Makes `mcphost`, `mcphost/kit` (and, for a plugin without its own, `zod`) importable by a backend
+// Makes `mcphost`, `mcphost/kit` and its subpaths (and, for a plugin without its own, `zod`) importable by a backend
 // that lives outside this package: registers resolve-hook.ts once, the first time such a backend is
 // imported. Built-in plugins import the host by relative path and never need it.
 import * as nodeModule from 'node:module';
@@ -15,6 +15,9 @@ function hostModules(): HostModules {
     entries: {
       mcphost: at('../backend/index.js'),
       'mcphost/kit': at('../kit/index.js'),
+      'mcphost/kit/json-lines': at('../kit/json-lines/index.js'),
+      'mcphost/kit/upstream': at('../kit/upstream.js'),
+      'mcphost/kit/legacy': at('../kit/legacy.js'),
       'mcphost/package.json': at('../../../package.json'),
     },
     lent: ['zod'],

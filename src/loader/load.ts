@@ -1,6 +1,7 @@
 // Turns a plugin name into a loaded backend: a `servers` entry, else a built-in plugin, else an
 // installed npm plugin, else `plugins.<name>.module` from the config. Only the requested modules
 // are imported.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Backend, Logger, WithheldSetting } from '../backend/types.js';
@@ -167,12 +168,21 @@ function notFound(name: string, options: LoaderOptions): string {
     modules.length ? `modules in .mcprc: ${modules.join(', ')}` : '',
     servers.length ? `servers: ${servers.join(', ')}` : '',
   ].filter(Boolean);
+  const uncompiled = uncompiledSource(name, options.builtinRoot ?? BUILTIN_ROOT);
+  if (uncompiled) return `plugin ${name} not found: ${uncompiled} is not compiled yet; run \`npm run build\` in the clone`;
   const [guess] = closest(name, [...builtins, ...installedNames, ...modules, ...servers, ...imported.keys()]);
   if (guess) return `plugin ${name} not found. Did you mean ${guess}? (${known.join('; ')})`;
   return (
     `plugin ${name} not found (${known.join('; ')}), and .mcprc has no plugins.${name}.module.` +
     ` Install one with \`mcphost plugins:install mcphost-plugin-${name}\` (or a folder or .tgz of one), or set plugins.${name}.module to a backend module path.`
   );
+}
+
+/** A built-in plugin's TypeScript entry in a clone whose dist/ has no build of it (a fresh copy of plugins/_template). */
+function uncompiledSource(name: string, root: string): string | undefined {
+  if (!/^[a-z0-9-]+$/.test(name) || path.basename(path.dirname(root)) !== 'dist') return undefined;
+  const source = path.join(path.dirname(path.dirname(root)), 'plugins', name, 'index.ts');
+  return existsSync(source) ? source : undefined;
 }
 
 /** The backend a module exports (default export or `backend`, a factory called), checked against the contract. */

@@ -5,7 +5,7 @@
 // importing it would run the very file the approval is about, and it is listed as a module anyway.
 import { pathToFileURL } from 'node:url';
 import { isPlainObject } from '../config/layers.js';
-import { runsKind, schemaAt, type RunsKind } from '../lib/zod-introspect.js';
+import { runsKind, schemaAt, type RunsKind } from '../kit/zod-introspect.js';
 import { builtinEntry, BUILTIN_ROOT } from './builtins.js';
 import { importOutside } from './host-modules.js';
 import type { InstalledPackage } from './installed.js';

@@ -2,6 +2,7 @@
 // registry of its own (never the library's global one, so two hosts in one process, as tests run
 // them, do not mix). Tool calls are counted as they finish (Registry.onCall); everything else —
 // backends up or down, sessions, the gauges backends publish (pob's queue) — is read at scrape time.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
 import type { BackendHost } from '../registry/backend-host.js';
 import type { Registry } from '../registry/registry.js';
@@ -19,6 +20,9 @@ export interface HostMetrics {
   text(): Promise<string>;
   close(): void;
 }
+
+/** How long a scrape waits for the catalog before it leaves pruning to the next scrape. */
+const PRUNE_WAIT_MS = 1000;
 
 // Tool calls span a microsecond echo to a minute-long PoB calculation.
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -82,17 +86,47 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
     registers: [prom],
   });
 
+  /** The label sets each tool's series were made with, so that they can be removed with it. */
+  const series = new Map<string, { backend: string; kinds: Set<string> }>();
   const stop = registry.onCall(({ tool, plugin, durationMs, outcome, client, kind }) => {
     // Reads and prompts are in the audit trail; these count tool calls.
     if (kind !== undefined) return;
     const labels = { tool, backend: plugin };
     calls.inc(labels);
     duration.observe(labels, durationMs / 1000);
-    if (outcome.error) errors.inc({ ...labels, kind: outcome.error.kind });
+    const seen = series.get(tool) ?? { backend: plugin, kinds: new Set<string>() };
+    series.set(tool, seen);
+    if (outcome.error) {
+      errors.inc({ ...labels, kind: outcome.error.kind });
+      seen.kinds.add(outcome.error.kind);
+    }
+    // Client labels are the named clients' names and a few kinds: they stay few, and are never removed.
     const label = clientLabel(client?.identity);
     byClient.inc({ client: label, outcome: outcomeKind(outcome) });
     clientDuration.observe({ client: label }, durationMs / 1000);
   });
+
+  /**
+   * A tool that left the catalog (a mounted server renamed it, its backend was removed) takes its
+   * series along: otherwise a server that renames its tools grows /metrics without end. A backend
+   * that lists nothing right now (down) keeps its tools' series until it is back.
+   */
+  const prune = async () => {
+    if (series.size === 0) return;
+    const listed = await Promise.race([registry.tools().catch(() => undefined), sleep(PRUNE_WAIT_MS, undefined, { ref: false })]);
+    if (!listed) return; // a backend still starting: prune at a later scrape
+    const names = new Set(listed.map((t) => t.publicName));
+    const listing = new Set(listed.map((t) => t.plugin));
+    const present = new Set(registry.hosts.map((h) => h.name));
+    for (const [tool, { backend, kinds }] of series) {
+      if (names.has(tool) || (present.has(backend) && !listing.has(backend))) continue;
+      const labels = { tool, backend };
+      calls.remove(labels);
+      duration.remove(labels);
+      for (const kind of kinds) errors.remove({ ...labels, kind });
+      series.delete(tool);
+    }
+  };
 
   /** The backends' own gauges, registered when first seen (a backend publishes one when it starts using it). */
   const published = new Map<string, Gauge | undefined>();
@@ -126,6 +160,7 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
     contentType: prom.contentType,
     async text() {
       syncGauges();
+      await prune();
       return prom.metrics();
     },
     close() {

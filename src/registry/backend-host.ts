@@ -161,7 +161,7 @@ export class BackendHost {
     if (!this.backend.health) {
       return state === 'failed'
         ? { ok: false, state, message: this.lastError }
-        : { ok: true, state, message: state === 'running' ? 'running' : 'ready (starts on first use)' };
+        : { ok: true, state, message: state === 'running' ? 'running (no health check)' : 'no health check (it starts on first use)' };
     }
     let timer: NodeJS.Timeout | undefined;
     try {

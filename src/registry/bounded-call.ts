@@ -9,7 +9,7 @@ import type { BackendHost } from './backend-host.js';
 import type { HostClient } from './clients.js';
 import { ResultTooLargeError, TimeoutError } from './errors.js';
 import { capText, clampTimeout, MAX_RESULT_DEPTH, measure, type Limits } from './limits.js';
-import { asRemoteTask, type RemoteTaskHandle } from './remote-task.js';
+import { asRemoteTask, type RemoteTaskHandle } from '../backend/remote-task.js';
 import { deadline, whenAborted } from './call-timers.js';
 
 export interface BoundedCall {

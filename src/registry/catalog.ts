@@ -4,7 +4,8 @@ import type { Logger, PromptDef, ResourceDef, ResourceListing, ResourceTemplateD
 import { UnavailableError, isToolError } from '../backend/errors.js';
 import type { BackendHost } from './backend-host.js';
 import { RegistryError, UnknownNameError } from './errors.js';
-import { closest, publicName } from './names.js';
+import { closest } from '../kit/closest.js';
+import { publicName } from './names.js';
 import { promptArguments } from './prompts.js';
 import type { PublishedPrompt, PublishedResource, PublishedTemplate, PublishedTool } from './published.js';
 import { inputJsonSchema, toJsonSchema } from './schemas.js';

@@ -3,7 +3,7 @@
 import type * as z from 'zod';
 import type { Logger, ToolResult } from '../backend/types.js';
 import { isRequestError, isToolError } from '../backend/errors.js';
-import { issueLines } from '../lib/zod-issues.js';
+import { issueLines } from '../kit/zod-issues.js';
 import { boundedCall } from './bounded-call.js';
 import type { HostClient } from './clients.js';
 import { CancelledError, ResultTooLargeError, ShutdownError, TimeoutError } from './errors.js';

@@ -13,4 +13,3 @@ export function publicName(plugin: string, local: string, prefixed = true): stri
 }
 
 // The one "did you mean" lives in the kit; the registry's callers import it from here.
-export { closest } from '../kit/closest.js';

@@ -2,8 +2,8 @@
 import type * as z from 'zod';
 import type { CallContext, InputRequiredResult, PromptDef, PromptResult } from '../backend/types.js';
 import { isInputRequired } from '../backend/result.js';
-import { objectShape } from '../lib/zod-introspect.js';
-import { formatIssueLines, issueLines } from '../lib/zod-issues.js';
+import { objectShape } from '../kit/zod-introspect.js';
+import { formatIssueLines, issueLines } from '../kit/zod-issues.js';
 import { InvalidParamsError } from './errors.js';
 
 export function promptArguments(def: PromptDef): Array<{ name: string; description?: string; required: boolean }> {

@@ -2,7 +2,7 @@
 import { redact } from '../lib/secrets.js';
 import type { InputRequiredResult, ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
 import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
-import type { RemoteTaskHandle } from './remote-task.js';
+import type { RemoteTaskHandle } from '../backend/remote-task.js';
 
 export type ErrorKind =
   | 'invalid_arguments'

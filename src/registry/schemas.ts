@@ -1,8 +1,8 @@
 // JSON Schemas published in `tools/list` and the argument check that runs before every handler.
 import * as z from 'zod';
 import type { JsonSchemaInput, ToolDef } from '../backend/types.js';
-import { isZod4Schema, unknownKeys } from '../lib/zod-introspect.js';
-import { formatIssueLines, issueLines, type IssueLine } from '../lib/zod-issues.js';
+import { isZod4Schema, unknownKeys } from '../kit/zod-introspect.js';
+import { formatIssueLines, issueLines, type IssueLine } from '../kit/zod-issues.js';
 import { capText, firstOf } from './limits.js';
 
 export type JsonSchema = Record<string, unknown>;

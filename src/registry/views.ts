@@ -6,12 +6,7 @@
 // resources, and no tool meant only for views, which the spec keeps from every model (SEP-1865,
 // "Visibility": a host MUST NOT list to its agent a tool whose visibility lacks "model").
 import type { ClientCapabilities, ToolMeta } from '../backend/types.js';
-
-export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
-const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
-
-/** What mcphost declares to the servers it mounts: it relays HTML views (each client is checked on use). */
-export const RELAYED_UI_EXTENSION: Record<string, { mimeTypes: string[] }> = { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } };
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../backend/ui-extension.js';
 
 /** Whether the client declared the extension with the HTML view type (as ext-apps' getUiCapability is checked). */
 export function rendersViews(capabilities: ClientCapabilities | undefined): boolean {

@@ -8,7 +8,7 @@
 // once the first signal had removed ours, killing the host by the signal before any stop() ran.
 import type { Logger } from '../backend/types.js';
 import { clampTimeout } from '../registry/limits.js';
-import { killIfStillAlive } from '../lib/last-resort.js';
+import { killIfStillAlive, threadPoolBusy } from '../lib/last-resort.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -55,6 +55,8 @@ export function installShutdown(options: ShutdownOptions): Shutdown {
       .catch((error: Error) => logger.warn(`shutdown: ${error.message}`))
       .finally(() => {
         clearTimeout(force);
+        // The watchdog outlives the JavaScript: process.exit joins a thread stuck in the kernel for ever.
+        if (!options.exit && threadPoolBusy()) killIfStillAlive(process.pid);
         exit(0);
       });
     return started;

@@ -70,6 +70,20 @@ describe('config discovery', () => {
     await expect(findConfig({ cwd: t.dir, env: { HOME: t.dir } })).rejects.toThrow('expected an object at the top level');
   });
 
+  it("passes over a plugin's own package.json (its mcphost key is the plugin's manifest) and finds the config above it", async () => {
+    const { dir } = tempDir();
+    writeFileSync(path.join(dir, '.mcprc.yaml'), 'plugins:\n  hello: {}\n');
+    const plugin = path.join(dir, 'mcphost-plugin-hello');
+    mkdirSync(plugin);
+    const manifest = { name: 'mcphost-plugin-hello', oclif: {}, mcphost: { backend: './backend.js' } };
+    writeFileSync(path.join(plugin, 'package.json'), JSON.stringify(manifest));
+    const found = await findConfig({ cwd: plugin, env: { HOME: dir } });
+    expect(found.file).toBe(path.join(dir, '.mcprc.yaml'));
+    expect(found.raw).toEqual({ plugins: { hello: {} } });
+    // Alone, the manifest is no config at all: nothing found, no "backend: unknown key".
+    expect(await findConfig({ cwd: plugin, env: { HOME: plugin } })).toEqual({ raw: {} });
+  });
+
   it('finds nothing (and no error) when there is no config', async () => {
     const t = tempDir();
     const found = await findConfig({ cwd: t.dir, env: { HOME: t.dir } });

@@ -98,8 +98,14 @@ describe('mcphost serve over stdio with a backend stuck every way', () => {
     `plugins:\n  stuck:\n    module: ${STUCK}\n    fifo: ${fifo}\ntimeouts:\n  shutdownMs: ${SHUTDOWN_MS}\n`,
   );
 
-  async function stuckHost(tool: 'wait' | 'block') {
-    const transport = new RecordingStdioTransport(['--config', config], { cwd: t.dir, env });
+  // stop() returns at once: shutdown finishes in time, and only process.exit is held by the thread.
+  const settling = t.write(
+    'stuck-settles.yaml',
+    `plugins:\n  stuck:\n    module: ${STUCK}\n    fifo: ${fifo}\n    settles: true\ntimeouts:\n  shutdownMs: ${SHUTDOWN_MS}\n`,
+  );
+
+  async function stuckHost(tool: 'wait' | 'block', file = config) {
+    const transport = new RecordingStdioTransport(['--config', file], { cwd: t.dir, env });
     const client = new Client({ name: 'stuck', version: '1' });
     await client.connect(transport);
     expect(text(await client.callTool({ name: 'stuck_ping', arguments: {} }))).toBe('pong');
@@ -126,6 +132,15 @@ describe('mcphost serve over stdio with a backend stuck every way', () => {
     transport.child!.kill('SIGTERM');
     const result = await transport.child!;
     // process.exit waits for the stuck thread for ever; the last-resort watchdog kills it a second later.
+    expect(Date.now() - stopAt).toBeLessThan(SHUTDOWN_MS + 1_000 + SLACK_MS);
+    expect(result.exitCode === 0 || result.signal === 'SIGKILL').toBe(true);
+  });
+
+  it('is gone soon after its backends closed in time while a thread is stuck in the kernel (the watchdog outlives the shutdown)', async () => {
+    const transport = await stuckHost('block', settling);
+    const stopAt = Date.now();
+    transport.child!.kill('SIGTERM');
+    const result = await transport.child!;
     expect(Date.now() - stopAt).toBeLessThan(SHUTDOWN_MS + 1_000 + SLACK_MS);
     expect(result.exitCode === 0 || result.signal === 'SIGKILL').toBe(true);
   });

@@ -41,6 +41,9 @@ describe("the README's backend example", () => {
     expect(install.exitCode, install.stderr).toBe(0);
     expect(install.stdout).toContain('hello 1.0.0 loads (tools: greet)');
     expect(await run(['call', 'hello', 'greet', '--name', 'Ada'])).toMatchObject({ exitCode: 0, stdout: 'hello, Ada!' });
+    // In the plugin's own folder too: its package.json's "mcphost" key is its manifest, not a config.
+    const inFolder = await runCli(['call', 'hello', 'greet', '--name', 'Ada'], { cwd: src, env, timeout: 60_000 });
+    expect(inFolder, inFolder.stderr).toMatchObject({ exitCode: 0, stdout: 'hello, Ada!' });
 
     expect((await run(['plugins:uninstall', 'hello'])).exitCode).toBe(0);
     const gone = await run(['call', 'hello', 'greet', '--name', 'Ada']);

@@ -13,7 +13,7 @@ import { createServer } from '../../src/server/mcp-server.js';
 import { HostClient } from '../../src/registry/clients.js';
 import { attachListChanged } from '../../src/server/notify.js';
 import { serveOnStdio } from '../../src/server/stdio.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { isolatedEnv } from './cli.js';
 import { StreamPairTransport } from './stream-transport.js';
 

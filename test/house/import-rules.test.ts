@@ -15,7 +15,7 @@ async function restricted(file: string, code: string): Promise<string[]> {
 describe('import direction', () => {
   it('lets a plugin import the two public entry points and its own files', async () => {
     const code =
-      "import { defineBackend } from '../../../src/backend/index.js';\nimport { JsonLinesPeer } from '../../../src/kit/index.js';\n" +
+      "import { defineBackend } from '../../../src/backend/index.js';\nimport { JsonLinesPeer } from '../../../src/kit/json-lines/index.js';\n" +
       "import { parse } from '../parse/xml.js';\nexport { defineBackend, JsonLinesPeer, parse };\n";
     expect(await restricted('plugins/godot/lookup/probe.ts', code)).toEqual([]);
   });

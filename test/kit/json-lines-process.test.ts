@@ -2,7 +2,7 @@
 // timeouts, crashes, stop and close, and the options' checks. When to replace a child (after N
 // requests, above a memory limit) is the caller's policy: the pob plugin's is tested there.
 import { describe, expect, it, afterEach } from 'vitest';
-import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/kit/index.js';
+import { JsonLinesProcess, ProcessError, type JsonLinesProcessOptions } from '../../src/kit/json-lines/index.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CHILD = String.raw`

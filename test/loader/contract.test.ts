@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
@@ -40,6 +41,18 @@ describe('loader', () => {
       `plugin nosuch not found (built in: ${builtinNames().join(', ')}), and .mcprc has no plugins.nosuch.module`,
     );
     expect(error.message).toContain('mcphost plugins:install mcphost-plugin-nosuch');
+  });
+
+  it("says that a copied built-in plugin is not compiled yet, instead of only 'not found'", async () => {
+    const clone = tempDir('mcphost-clone-').dir;
+    mkdirSync(path.join(clone, 'dist', 'plugins'), { recursive: true });
+    mkdirSync(path.join(clone, 'plugins', 'mine'), { recursive: true });
+    writeFileSync(path.join(clone, 'plugins', 'mine', 'index.ts'), 'export default {};\n');
+    const file = t.write(`rc-${++n}.json`, JSON.stringify({ plugins: { mine: {} } }));
+    const open = openHost({ cwd: t.dir, env: {}, configFile: file, strict: true, builtinRoot: path.join(clone, 'dist', 'plugins') });
+    await expect(open).rejects.toThrow(
+      `plugin mine not found: ${path.join(clone, 'plugins', 'mine', 'index.ts')} is not compiled yet; run \`npm run build\` in the clone`,
+    );
   });
 
   it('serves the backends that load when another one fails (non-strict), and fails when none loads', async () => {

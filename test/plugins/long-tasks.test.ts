@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
 import { openHost } from '../../src/app/open.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { serveOnHttp } from '../../src/server/http.js';
 import { BIN } from '../helpers/paths.js';
 import { alive } from '../helpers/process.js';

@@ -5,7 +5,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
 import { inlineBackend } from '../helpers/inline-backend.js';

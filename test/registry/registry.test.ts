@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openHost } from '../../src/app/open.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { KITCHEN, FIXTURES } from '../helpers/paths.js';
+
+const TALLY = path.join(FIXTURES, 'tally/index.js');
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();
@@ -129,6 +131,14 @@ describe('registry', () => {
     expect(events()).toEqual(['start', 'start']);
     const health = await registry.health();
     expect(health.kitchen).toMatchObject({ ok: false, state: 'failed' });
+  });
+
+  it('says "no health check" for a backend that has none, rather than calling it ready', async () => {
+    const file = t.write('rc-tally.json', JSON.stringify({ plugins: { tally: { module: TALLY } } }));
+    const { registry } = await openHost({ cwd: t.dir, env: {}, configFile: file, writeLog: () => undefined });
+    open.push(registry);
+    const health = await registry.health();
+    expect(health.tally).toMatchObject({ ok: true, state: 'idle', message: 'no health check (it starts on first use)' });
   });
 
   it('validates structured output against the output schema', async () => {

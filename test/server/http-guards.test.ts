@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';

@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
 import { createUpstreamBackend } from '../../src/upstream/backend.js';
@@ -143,6 +143,37 @@ describe('GET /metrics', () => {
     expect(types.get('mcphost_probe_queue_length')).toBe('gauge');
     expect(value(samples, 'mcphost_probe_queue_length')).toBe(7);
     expect(value(samples, 'mcphost_process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+
+  it('drops the series of a tool that leaves the catalog, and only its', async () => {
+    const count = (samples: Sample[], tool: string) => samples.filter((x) => x.labels.tool === tool).length;
+    const renames = ['fx_gen1', 'fx_gen2', 'fx_gen3'];
+    for (const [i, name] of renames.entries()) {
+      const local = name.slice(3);
+      await client.callTool({ name: 'fx_add-tool', arguments: { name: local } });
+      await expect.poll(async () => (await client.listTools()).tools.some((t) => t.name === name)).toBe(true);
+      await client.callTool({ name, arguments: {} });
+      expect(count((await scrape()).samples, name)).toBeGreaterThan(0);
+      // The server renames the tool: the old name leaves the catalog.
+      if (i < renames.length - 1) await client.callTool({ name: 'fx_remove-tool', arguments: { name: local } });
+      await expect.poll(async () => (await client.listTools()).tools.some((t) => t.name === name)).toBe(i === renames.length - 1);
+    }
+    const { samples } = await scrape();
+    expect(count(samples, 'fx_gen1')).toBe(0);
+    expect(count(samples, 'fx_gen2')).toBe(0);
+    expect(value(samples, 'mcphost_tool_calls_total', { tool: 'fx_gen3', backend: 'fx' })).toBe(1);
+    // Tools still listed keep theirs, errors included.
+    expect(value(samples, 'mcphost_tool_errors_total', { tool: 'probe_fail', kind: 'tool_error' })).toBe(1);
+    expect(value(samples, 'mcphost_tool_calls_total', { tool: 'fx_add-tool', backend: 'fx' })).toBe(3);
+  });
+
+  it('drops the series of a backend that was removed', async () => {
+    await client.callTool({ name: 'probe_hello', arguments: {} });
+    expect(value((await scrape()).samples, 'mcphost_tool_calls_total', { tool: 'probe_hello', backend: 'probe' })).toBeGreaterThan(0);
+    await registry.reconfigure({ remove: ['probe'], add: [] });
+    const { samples } = await scrape();
+    expect(samples.filter((x) => x.labels.backend === 'probe' && x.name.startsWith('mcphost_tool_'))).toEqual([]);
+    expect(value(samples, 'mcphost_tool_calls_total', { tool: 'fx_gen3', backend: 'fx' })).toBe(1);
   });
 
   it("passes a request's traceparent on to the mounted server, and only a well-formed one", async () => {

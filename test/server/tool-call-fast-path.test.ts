@@ -7,7 +7,7 @@ import { Client, ProtocolError, type CallToolResult } from '@modelcontextprotoco
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSurface } from '../../src/discover/surface.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnStdio, type StdioServing } from '../../src/server/stdio.js';

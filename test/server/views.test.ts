@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { toolSurface } from '../../src/discover/surface.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
 import { serveOnStdio } from '../../src/server/stdio.js';

@@ -1,6 +1,6 @@
 // godot_check_api: does each `Class.member(args)` exist, with what real signature, and what is the
 // closest real thing when it does not (renames from Godot 3, similar names, the same name elsewhere).
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import type { SymbolKind } from '../model.js';
 import { classUri, symbolUri } from '../uri.js';
 import {

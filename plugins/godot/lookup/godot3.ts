@@ -73,7 +73,7 @@ export function godot3ClassNames(): Iterable<string> {
 }
 
 /** Godot 3's class chain, the class first. */
-export function godot3Chain(name: string): string[] {
+function godot3Chain(name: string): string[] {
   const out: string[] = [];
   for (let c = godot3Class(name); c && out.length < 32; c = c.parent ? godot3Class(c.parent) : undefined) out.push(c.name);
   return out;

@@ -6,7 +6,7 @@
 // found still names its class, whose members then rank higher. How the candidates enter the
 // ranking is search.ts's (fuseGuesses): never as a replacement for the words of the question.
 import { closest, distance } from '../../../src/kit/index.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { godot3Class, godot3ClassNames, godot3Named } from './godot3.js';
 import { CLASS_RENAMES } from './renames.js';
 import { findMember, GLOBAL_CLASSES } from './resolve.js';
@@ -22,7 +22,7 @@ export type GuessMatch = 'exact' | 'accessor' | 'godot3' | 'near-miss' | 'other-
 /** The confidence each way of resolving gives (times the class's own confidence for a near-miss class). */
 const CONFIDENCE: Record<GuessMatch, number> = { exact: 1, accessor: 0.95, godot3: 0.9, 'near-miss': 0.6, 'other-class': 0.6 };
 
-export interface GuessCandidate {
+interface GuessCandidate {
   confidence: number;
   match: GuessMatch;
   /** The guess as written. */
@@ -109,7 +109,7 @@ function accessorOf(index: DocIndex, clsId: number, name: string): number | unde
  * load_threaded_request, `is_action_press` → is_action_pressed), or a typo (one edit in four
  * characters). A name that is only the start of the guess (`set` for set_interval) is not one.
  */
-export function nearMembers(index: DocIndex, clsId: number, member: string): number[] {
+function nearMembers(index: DocIndex, clsId: number, member: string): number[] {
   const byName = new Map<string, number>();
   for (const cid of index.chain(clsId))
     for (const id of index.memberDocs(cid)) if (!byName.has(index.docs[id].name)) byName.set(index.docs[id].name, id);

@@ -2,8 +2,8 @@
 // `what is a CanvasLayer used for`. A symbol the query names (exactly, within a typo or two, or as
 // the start of a longer name: get_node → get_node_or_null) gets a share of the top score added; a
 // class the query names raises its members (and itself, when written the way Godot writes it).
-import type { DocIndex } from '../index/doc-index.js';
-import { MAX_FUZZY_WORDS } from './query.js';
+import type { DocIndex } from '../search-index/doc-index.js';
+import { MAX_FUZZY_WORDS } from './lexicon.js';
 import { distance } from '../../../src/kit/index.js';
 
 export interface NamedSymbols {

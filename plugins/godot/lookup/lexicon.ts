@@ -1,7 +1,10 @@
 // The words of the reference's names, derived from a loaded index on first use and kept beside it,
 // for fixing a query's misspelled words.
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { distance } from '../../../src/kit/index.js';
+
+/** At most this many names and misspelled words are looked up by edit distance (the query's and the identifiers'). */
+export const MAX_FUZZY_WORDS = 4;
 
 const lexicons = new WeakMap<DocIndex, Map<string, string[]>>();
 

@@ -2,7 +2,7 @@
 // checked on load: a malformed file names the field, instead of ranking with NaN.
 import * as z from 'zod';
 import { readDataFile } from '../data-files.js';
-import { FIELD_COUNT } from '../index/partial.js';
+import { FIELD_COUNT } from '../search-index/partial.js';
 import type { RankingParams } from '../ranking-params.js';
 
 const perField = z.array(z.number().min(0)).length(FIELD_COUNT);

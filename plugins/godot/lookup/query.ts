@@ -5,18 +5,16 @@
 // question word brings along, it counts once, so an added word can stand in for the user's word but
 // cannot outweigh the rest of the question. Every list is capped, so a hostile query (hundreds of
 // words, all distinct) costs a bounded amount of work.
-import type { DocIndex } from '../index/doc-index.js';
-import type { Concept } from '../index/engine.js';
-import { STOPWORDS, terms } from '../index/tokenize.js';
+import type { DocIndex } from '../search-index/doc-index.js';
+import type { Concept } from '../search-index/engine.js';
+import { STOPWORDS, terms } from '../search-index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
-import { correctSpelling } from './lexicon.js';
+import { correctSpelling, MAX_FUZZY_WORDS } from './lexicon.js';
 import { KIND_WORDS } from './ranking.js';
 import { shippedVocabulary, type Vocabulary } from './vocabulary.js';
 
 /** At most this many distinct terms of the query are looked at, each a concept (a 500-character query has ~80 words). */
 export const MAX_QUERY_TERMS = 32;
-/** At most this many names and misspelled words are looked up by edit distance. */
-export const MAX_FUZZY_WORDS = 4;
 export const MAX_IDENTIFIERS = 8;
 
 export interface QueryPlan {

@@ -2,7 +2,7 @@
 // cased): what kind of symbol it is, how often the rest of the reference links to it, whether it is
 // editor-only API, whether the query names its class or its kind.
 import type { DocKind } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import type { RankingParams } from '../ranking-params.js';
 import type { NamedSymbols } from './identifiers.js';
 

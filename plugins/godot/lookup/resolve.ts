@@ -3,7 +3,7 @@
 // (`lerp` → @GlobalScope.lerp). Misses throw NotFoundError with a did-you-mean list.
 import { NotFoundError } from '../../../src/backend/index.js';
 import type { DocKind, SymbolKind } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { checkClassName, splitQualified } from './names.js';
 import { CLASS_RENAMES, MEMBER_RENAMES } from './renames.js';
 import { closest } from '../../../src/kit/index.js';

@@ -3,9 +3,9 @@
 // comes first. Snippets show the query's terms as **term**. Methods measured and not shipped live
 // in bench/ as variants (bench/godot-variants.js), through the `variant` option production never sets.
 import type { DocKind } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
-import type { Concept } from '../index/engine.js';
-import { wordTerms } from '../index/tokenize.js';
+import type { DocIndex } from '../search-index/doc-index.js';
+import type { Concept } from '../search-index/engine.js';
+import { wordTerms } from '../search-index/tokenize.js';
 import type { RankingParams } from '../ranking-params.js';
 import { classUri, symbolUri } from '../uri.js';
 import { resolveGuesses, type GuessMatch, type ResolvedGuesses } from './guesses.js';
@@ -40,6 +40,7 @@ export interface SearchHit {
  * guess the question's words also support rises to the top; one they do not support at all gets at
  * most `base` of the top score, so a wrong guess alone cannot push out a strong lexical match.
  * Chosen on the tuning half of test/fixtures/godot/guesses.json (bench/godot-guesses.js).
+ * @public the type of GUESS_FUSION, read by the bench
  */
 export interface GuessFusion {
   base: number;
@@ -49,6 +50,7 @@ export interface GuessFusion {
   /** Weight of the words of a guessed member no symbol has, searched beside the question's (1: like the question's). */
   words: number;
 }
+/** @public read by bench/godot-guesses.bench.js */
 export const GUESS_FUSION: GuessFusion = { base: 0.7, agree: 1.2, classMention: 1.5, words: 0.25 };
 
 /**

@@ -2,7 +2,7 @@
 // A name Godot 4 has is answered as it is; a Godot 3 name Godot 4 renamed or moved is answered with
 // its successor; one Godot 4 removed is a NOT_FOUND that says so (with the usual suggestions).
 import { NotFoundError } from '../../../src/backend/index.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { splitQualified } from './names.js';
 import { resolveClass, resolveSymbol, type ResolvedSymbol } from './resolve.js';
 import { fromGodot3, type Godot3Note } from './version.js';

@@ -1,7 +1,6 @@
 // Version-correct answers: what the reference marks deprecated or experimental (and what replaces
 // it), and what Godot 4 made of a Godot 3 name (data/godot3.tsv, lookup/godot3.ts).
-import type { DocIndex } from '../index/doc-index.js';
-import type { DocStatus } from '../index/entries.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { CLASS_RENAMES } from './renames.js';
 import { changeText, godot3Class, godot3Global, godot3Member, type Godot3Change } from './godot3.js';
 import { findMember, GLOBAL_CLASSES } from './resolve.js';
@@ -69,9 +68,4 @@ export function changedSince3(index: DocIndex, clsId: number, member: string): G
     godot4: row.godot4,
     note: changeText(row, `${cls}.${member}`),
   };
-}
-
-/** A document's status, as search results and pages show it (undefined when it has none). */
-export function statusOf(index: DocIndex, id: number | undefined): DocStatus | undefined {
-  return id === undefined ? undefined : index.docs[id]?.status;
 }

@@ -4,7 +4,7 @@
 // use; only the rounds that ship are in that file. A word is looked up as written, then by its
 // stem, so one entry serves its inflections (tap, taps, tapped); an earlier round wins a word or a stem.
 import { readDataFile } from '../data-files.js';
-import { terms } from '../index/tokenize.js';
+import { terms } from '../search-index/tokenize.js';
 import type { VocabularyRound } from '../ranking-params.js';
 
 export interface VocabularyEntry {

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { defineTool, structured, type CallContext, type ToolDef } from '../../../src/backend/index.js';
 import type { GodotConfig } from '../config.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { callResults, codeResults, report } from '../lookup/check-api.js';
 import { classOrSuccessor, symbolOrSuccessor } from '../lookup/successor.js';
 import { MAX_GUESSES } from '../lookup/guesses.js';

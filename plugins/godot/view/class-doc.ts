@@ -15,7 +15,7 @@ import type {
   ThemeItemDoc,
   TutorialLink,
 } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import { DOCS_URL, toMarkdown } from '../parse/bbcode.js';
 import { classUri } from '../uri.js';
 import {

@@ -1,7 +1,7 @@
 // godot_get_symbol: one member with its signature and Markdown description, saying when it was
 // found on an ancestor of the class asked for.
 import type { SymbolKind } from '../model.js';
-import type { DocIndex } from '../index/doc-index.js';
+import type { DocIndex } from '../search-index/doc-index.js';
 import type { ResolvedSymbol } from '../lookup/resolve.js';
 import { symbolUri } from '../uri.js';
 import type { Godot3Note } from '../lookup/version.js';

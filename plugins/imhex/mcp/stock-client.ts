@@ -6,7 +6,7 @@
 // crashing on tools that assume a file is open (known-tools.ts).
 import * as z from 'zod';
 import { ToolError, UnavailableError, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
-import { UpstreamClient, type UpstreamStatus } from '../../../src/kit/index.js';
+import { UpstreamClient, type UpstreamStatus } from '../../../src/kit/upstream.js';
 import { RpcCode } from '../protocol.js';
 import { KNOWN_TOOLS, NEEDS_DATA_SOURCE, type KnownTool } from './known-tools.js';
 

@@ -14,7 +14,7 @@ const BACKSTOP_MS = 24 * 60 * 60 * 1000;
 const READ_ONLY = new Set(['list_open_data_sources', 'read_data', 'get_patterns', 'get_pattern_console_content']);
 
 /** ImHex's tools whose job a seed command does (and does better): not published. */
-export const COVERED_BY_SEED: ReadonlySet<string> = new Set(['read_data']);
+const COVERED_BY_SEED: ReadonlySet<string> = new Set(['read_data']);
 
 /** What mcphost says first about an ImHex tool it publishes: how it fits with the seed's commands. */
 const INTRO: Record<string, string> = {

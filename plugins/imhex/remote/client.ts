@@ -4,7 +4,7 @@
 // not a well-formed answer drops the connection (the stream can no longer be trusted).
 import type * as z from 'zod';
 import { ToolError, UnavailableError, type Logger } from '../../../src/backend/index.js';
-import { PeerError, ConnectError, JsonLinesTcpClient } from '../../../src/kit/index.js';
+import { PeerError, ConnectError, JsonLinesTcpClient } from '../../../src/kit/json-lines/index.js';
 
 export interface ImHexClientOptions {
   host: string;

@@ -1,8 +1,10 @@
 // Epic's toolsets' tools as ordinary tools: `unreal_<Class>_<tool>` (names.ts) with the description
-// and input schema describe_toolset gave, each called through Epic's own call_tool.
-import { globMatcher } from '../../../src/kit/index.js';
+// and input schema describe_toolset gave, each called through Epic's own call_tool with its
+// arguments brought to that schema where only one meaning is possible (coerce.ts).
+import { globMatcher } from '../../../src/kit/upstream.js';
 import type { CallContext, ToolDef } from '../../../src/backend/index.js';
 import type { EpicCatalog } from './catalog.js';
+import { coerceToSchema } from './coerce.js';
 import { flatName } from './names.js';
 
 export type CallTool = (
@@ -25,7 +27,11 @@ export function flatTools(cat: EpicCatalog, patterns: string[], callTool: CallTo
         description: `${(tool.description ?? '').trim()}\n\n(Epic's Unreal MCP: ${listed.name}.${toolName})`.trim(),
         input: { jsonSchema: { type: 'object', ...(tool.inputSchema ?? {}) } },
         handler: (args: unknown, call: CallContext) =>
-          callTool(call, { toolset_name: listed.name, tool_name: toolName, arguments: (args ?? {}) as Record<string, unknown> }),
+          callTool(call, {
+            toolset_name: listed.name,
+            tool_name: toolName,
+            arguments: coerceToSchema(tool.inputSchema, tool.description ?? '', (args ?? {}) as Record<string, unknown>).args,
+          }),
       });
     }
   }

@@ -5,13 +5,15 @@
 // lists every tool natively, and those are renamed the same way. Every call goes through the
 // editor's queue, and answers known to mean failure are marked as such (failures.ts).
 import { UnavailableError, type BackendContext, type CallContext, type ToolDef } from '../../../src/backend/index.js';
-import { createMirroredBackend, healthWaitMs } from '../../../src/kit/index.js';
+import { createMirroredBackend, healthWaitMs } from '../../../src/kit/upstream.js';
+import { consent, mayChange, type ConfirmSetting } from '../consent.js';
 import { EditorQueue } from '../editor-queue.js';
 import { EpicCatalog } from './catalog.js';
 import { toolsetCache } from './cache.js';
 import { failureOf, honest } from './failures.js';
 import { flatTools } from './flat.js';
 import { assignToolsetNames, flatName } from './names.js';
+import { isSkillToolset, skillPrompts } from './skills.js';
 
 export interface EpicSettings {
   epicUrl: string;
@@ -19,6 +21,7 @@ export interface EpicSettings {
   epicToolsets: string[];
   readyTimeoutMs: number;
   settleMs: number;
+  confirm: ConfirmSetting;
 }
 
 const META = ['list_toolsets', 'describe_toolset', 'call_tool'];
@@ -48,6 +51,11 @@ export function epicLeg() {
   let lastProgress = 0;
   let recheck: NodeJS.Timeout | undefined;
   const nativeNames = new Map<string, string>();
+  let skillsListed = false;
+  /** The last wait for the list to settle ended at its deadline. */
+  let gaveUp = false;
+  let waitingToConnect = false;
+  let skills: ReturnType<typeof skillPrompts> | undefined;
   const settings = (ctx: BackendContext<EpicSettings>) => ctx.config;
   const label = (ctx: BackendContext<EpicSettings>) => `Epic's Unreal MCP at ${settings(ctx).epicUrl}`;
 
@@ -92,12 +100,31 @@ export function epicLeg() {
       logger: ctx.logger,
       settleMs: settings(ctx).settleMs,
       meta: (name, args, signal) => meta(ctx, name, args, signal),
-      onChange: () => ctx.notifyListChanged('tools'),
+      onChange: () => {
+        ctx.notifyListChanged('tools');
+        // The skills toolset registers first ([forum]); its prompts are listed once it is there.
+        const hasSkills = catalog?.listed.some((t) => isSkillToolset(t.name)) ?? false;
+        if (hasSkills !== skillsListed) {
+          skillsListed = hasSkills;
+          ctx.notifyListChanged('prompts');
+        }
+      },
       remembered: cache.load(),
       remember: (value) => cache.save(value),
       reuseDescriptions: !ctx.serving,
     });
     return catalog;
+  }
+
+  function skillsFor(ctx: BackendContext<EpicSettings>) {
+    skills ??= skillPrompts({
+      catalog: () => catalogFor(ctx),
+      callTool: (toolset, tool, args, signal) =>
+        meta(ctx, 'call_tool', { toolset_name: toolset, tool_name: tool, arguments: args }, signal),
+      logger: ctx.logger,
+      label: label(ctx),
+    });
+    return skills;
   }
 
   /** Lists and describes until the editor's toolsets stop changing: awaited in a one-shot command, in the background while serving. */
@@ -118,11 +145,14 @@ export function epicLeg() {
       },
     });
     if (!ctx.serving) {
-      await run;
+      gaveUp = !(await run);
       return;
     }
     run.then(
-      () => watch(ctx, cat, RECHECK_FIRST_MS),
+      (settled) => {
+        gaveUp = !settled;
+        watch(ctx, cat, RECHECK_FIRST_MS);
+      },
       (error) => ctx.logger.debug(`${label(ctx)}: listing toolsets: ${(error as Error).message}`),
     );
   }
@@ -146,6 +176,13 @@ export function epicLeg() {
       ...def,
       name,
       handler: async (args, call) => {
+        // call_tool names the tool it runs; a native tool is its own name.
+        const viaCallTool = def.name === 'call_tool';
+        const tool = viaCallTool ? String(named(args).tool_name ?? '') : def.name;
+        const label = viaCallTool ? `${String(named(args).toolset_name)}.${tool}` : def.name;
+        const toolArgs = (viaCallTool ? (args as { arguments?: unknown })?.arguments : args) ?? {};
+        if (def.name !== 'list_toolsets' && def.name !== 'describe_toolset')
+          await consent(call, settings(ctx).confirm, { label, name: tool }, toolArgs as Record<string, unknown>);
         const result = await queue.run(
           def.name === 'call_tool' ? `call_tool ${String(named(args).toolset_name)}.${String(named(args).tool_name)}` : def.name,
           call.signal,
@@ -160,7 +197,15 @@ export function epicLeg() {
 
   function flat(ctx: BackendContext<EpicSettings>, cat: EpicCatalog): ToolDef[] {
     return flatTools(cat, settings(ctx).epicToolsets, async (call, args) => {
+      const label = `${cat.shortNames.get(args.toolset_name) ?? args.toolset_name}.${args.tool_name}`;
+      // Asked before the call joins the editor's queue: a question left open holds no one else's call.
+      await consent(call, settings(ctx).confirm, { label, name: args.tool_name }, args.arguments);
       const result = await meta(ctx, 'call_tool', args, call.signal, call);
+      if (isSkillToolset(args.toolset_name) && mayChange(args.tool_name)) {
+        // CreateSkill, UpdateSkill: the prompts follow.
+        skills?.forget();
+        ctx.notifyListChanged('prompts');
+      }
       if (failureOf(result)?.id === 'unknown-toolset') {
         // The toolset went away (a plugin was unloaded, RefreshTools ran): list them again.
         cat.reset();
@@ -192,7 +237,24 @@ export function epicLeg() {
       }
       if (search && settings(ctx).epicTools === 'meta') return upstream.filter((d) => META.includes(d.name)).map((d) => queued(ctx, d));
       if (search && up.client?.state === 'connected') await ready(ctx, cat);
+      else if (search && ctx.serving && !waitingToConnect) {
+        // Listed from what was remembered before the editor answered: settle once it does, or the
+        // remembered list would stand unchecked (and never count as finished) until something lists again.
+        waitingToConnect = true;
+        void up
+          .ensure(ctx)
+          .client.connect()
+          .then(() => ready(ctx, cat))
+          .catch(() => undefined)
+          .finally(() => (waitingToConnect = false));
+      }
       return settings(ctx).epicTools === 'flat' ? flat(ctx, cat) : [];
+    },
+    /** The editor's own prompts, and each agent skill of the project as a prompt (skills.ts). */
+    async prompts(ctx: BackendContext<EpicSettings>) {
+      const own = await up.prompts(ctx);
+      if (up.client?.state !== 'connected') return own;
+      return [...own, ...(await skillsFor(ctx).prompts(ctx.signal))];
     },
     start: (ctx: BackendContext<EpicSettings>) => up.start(ctx),
     async stop() {
@@ -214,16 +276,32 @@ export function epicLeg() {
       let registered = '';
       if (status.state === 'connected' && status.answered && search) {
         if (!ctx.serving) {
-          const wait = healthWaitMs(ctx);
-          await cat.refreshOnce(AbortSignal.timeout(wait), Date.now() + wait).catch((error) => {
+          // Finished means unchanged for settleMs: a one-shot doctor watches the list that long (less when the cache matches).
+          const wait = Math.min(settings(ctx).readyTimeoutMs, settings(ctx).settleMs + healthWaitMs(ctx));
+          gaveUp = !(await cat.settle({ deadline: Date.now() + wait, signal: AbortSignal.timeout(wait + 1_000) }).catch((error) => {
             detail.listError = (error as Error)?.message ?? String(error);
-          });
+            return true;
+          }));
         }
         const described = cat.listed.filter((t) => cat.described.has(t.name)).length;
-        registered = `${cat.listed.length} toolsets, ${cat.toolCount()} tools registered so far${described < cat.listed.length ? ` (${described} described)` : ''}`;
-        Object.assign(detail, { toolSearch: true, toolsets: cat.listed.length, tools: cat.toolCount(), settled: cat.settled });
+        const counts = `${cat.listed.length} toolsets, ${cat.toolCount()} tools`;
+        const partly = described < cat.listed.length ? ` (${described} described)` : '';
+        const registration = cat.settled ? 'finished' : gaveUp ? 'unsettled' : 'registering';
+        registered =
+          registration === 'finished'
+            ? `${counts} registered${partly} (registration finished)`
+            : registration === 'unsettled'
+              ? `${counts} registered so far${partly} (still changing when the wait ended)`
+              : `${counts} registered so far${partly} (still registering)`;
+        Object.assign(detail, {
+          toolSearch: true,
+          toolsets: cat.listed.length,
+          tools: cat.toolCount(),
+          settled: cat.settled,
+          registration,
+        });
       } else if (status.state === 'connected' && status.answered) {
-        registered = `tool search off, ${upstream.length} tools registered so far`;
+        registered = `tool search off, ${upstream.length} tools listed (the editor announces the ones it adds)`;
         Object.assign(detail, { toolSearch: false, tools: upstream.length });
       }
       if (queue.running) detail.running = queue.running.what;

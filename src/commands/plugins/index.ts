@@ -2,7 +2,7 @@ import { HostCommand } from '../../cli/host-command.js';
 import { columns } from '../../cli/columns.js';
 import { firstLine, terminalWidth } from '../../cli/render.js';
 import { listBackends } from '../../app/inspect.js';
-import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
+import { installedPlugins } from '../../cli/installed-plugins.js';
 
 export default class Plugins extends HostCommand {
   static override summary = 'List built-in and installed backends with their versions.';
@@ -13,7 +13,7 @@ export default class Plugins extends HostCommand {
 
   async run() {
     await this.parse(Plugins);
-    const backends = await listBackends(installedPackages(this.config.getPluginsList() as unknown as OclifPluginLike[]));
+    const backends = await listBackends(installedPlugins(this.config));
     if (!this.jsonEnabled()) {
       this.log(
         columns(

@@ -2,7 +2,7 @@
 // (`hello` for mcphost-plugin-hello), and saying what is installed when a name matches nothing.
 import { commands } from '@oclif/plugin-plugins';
 import { Exit } from '../../cli/exit-codes.js';
-import { installedPackages, type OclifPluginLike } from '../../loader/installed.js';
+import { installedPlugins } from '../../cli/installed-plugins.js';
 import { closest } from '../../kit/closest.js';
 
 const OclifUninstall: (typeof commands)['plugins:uninstall'] = commands['plugins:uninstall'];
@@ -13,7 +13,7 @@ export default class PluginsUninstall extends OclifUninstall {
 
   override async run(): Promise<void> {
     const user = this.config.getPluginsList().filter((p) => p.type === 'user' || p.type === 'link');
-    const backends = installedPackages(user as unknown as OclifPluginLike[]);
+    const backends = installedPlugins(this.config);
     this.argv = this.argv.map((arg) => {
       if (arg.startsWith('-') || user.some((p) => p.name === arg)) return arg;
       const byBackend = backends.find((b) => b.backendName === arg);

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/client/stdio';
 import type { ListKind } from '../../backend/types.js';
 import { RELAYED_CAPABILITIES, type AskRouter } from './asks.js';
-import { RELAYED_UI_EXTENSION } from '../../registry/views.js';
+import { RELAYED_UI_EXTENSION } from '../../backend/ui-extension.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
 import { ChildProcessTransport } from './stdio-child.js';

@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { RequestError } from '../../backend/errors.js';
 import type { CallContext, ClientCapabilities, TraceContext } from '../../backend/types.js';
-import { remoteTask, type RemoteTaskHandle } from '../../registry/remote-task.js';
+import { remoteTask, type RemoteTaskHandle } from '../../backend/remote-task.js';
 import type { UpstreamClient } from './client.js';
 import { TASK_RESULT_META_KEY } from './task-results.js';
 

@@ -145,8 +145,10 @@ export class ChildProcessTransport implements Transport {
       child.once('exit', (code, signal) => {
         if (child.pid !== undefined && !signalGroup(child.pid, 0)) liveGroups.delete(child.pid);
         // Let its last stderr lines arrive so messages can quote them.
-        const drained = child.stderr ? new Promise((done) => child.stderr!.once('close', done)) : Promise.resolve();
-        void Promise.race([drained, delay(100)]).then(() => resolve({ code, signal }));
+        const done = () => (clearTimeout(timer), resolve({ code, signal }));
+        const timer = setTimeout(done, 100);
+        if (child.stderr) child.stderr.once('close', done);
+        else done();
       });
     });
     return new Promise<void>((resolve, reject) => {
@@ -265,7 +267,15 @@ export class ChildProcessTransport implements Transport {
     const grace = this.options.graceMs ?? 500;
     const pid = child.pid;
     const exited = this.exited!;
-    const within = (ms: number) => Promise.race([exited.then(() => true), delay(ms).then(() => false)]);
+    // The timer is cleared once the child is gone: a pending one would hold a one-shot's exit for its rest.
+    const within = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        void exited.then(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
     try {
       child.stdin?.end();
     } catch {

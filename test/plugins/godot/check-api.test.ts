@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
+import type { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
 import { checkCalls, checkCode, parseCallText } from '../../../plugins/godot/lookup/check-api.ts';
 import { blankNonCode, countArgs, scanGdscript } from '../../../plugins/godot/lookup/gdscript.ts';
 import { DOC4, fixtureIndex } from './helpers.ts';

@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, SHARED_DATA } from '../../helpers/paths.js';
 import { discover } from '../../../plugins/godot/corpus/discover.ts';
-import { buildIndex } from '../../../plugins/godot/index/build.ts';
-import { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
+import { buildIndex } from '../../../plugins/godot/search-index/build.ts';
+import { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
 import { manualFromFile } from '../../../plugins/godot/manual/source.ts';
 
 export const DOC4 = path.join(FIXTURES, 'godot/doc4');

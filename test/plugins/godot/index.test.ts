@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/paths.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { discover } from '../../../plugins/godot/corpus/discover.ts';
-import { buildIndex } from '../../../plugins/godot/index/build.ts';
-import { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
-import { binaryPath, loadIndex, saveIndex } from '../../../plugins/godot/index/persist.ts';
+import { buildIndex } from '../../../plugins/godot/search-index/build.ts';
+import { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
+import { binaryPath, loadIndex, saveIndex } from '../../../plugins/godot/search-index/persist.ts';
 import { search } from '../../../plugins/godot/lookup/search.ts';
 import { BROKEN, DOC3, DOC4, fixtureIndex } from './helpers.ts';
 
@@ -76,7 +76,7 @@ describe('buildIndex', () => {
   it('gives the same index in worker threads (compiled code) and in the main thread', async () => {
     // Workers run the compiled parse-worker.js, so this uses dist/ (built by npm test).
     const dist = path.join(REPO, 'dist/plugins/godot');
-    const built = (await import(path.join(dist, 'index/build.js'))) as typeof import('../../../plugins/godot/index/build.ts');
+    const built = (await import(path.join(dist, 'search-index/build.js'))) as typeof import('../../../plugins/godot/search-index/build.ts');
     const corpus = discover(DOC4);
     const warnings: string[] = [];
     const a = new DocIndex(await buildIndex(corpus, { workers: 0 }), corpus.root);

@@ -11,9 +11,9 @@ import { tempDir } from '../../helpers/tmp.ts';
 import { normalizeConfig } from '../../../plugins/godot/config.ts';
 import { discover } from '../../../plugins/godot/corpus/discover.ts';
 import { GodotDocs } from '../../../plugins/godot/docs.ts';
-import { buildIndex } from '../../../plugins/godot/index/build.ts';
-import { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
-import { loadIndex, saveIndex } from '../../../plugins/godot/index/persist.ts';
+import { buildIndex } from '../../../plugins/godot/search-index/build.ts';
+import { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
+import { loadIndex, saveIndex } from '../../../plugins/godot/search-index/persist.ts';
 import { parseRanking, RANKING } from '../../../plugins/godot/lookup/params.ts';
 import { search } from '../../../plugins/godot/lookup/search.ts';
 import { manualTexts, SymbolTable } from '../../../plugins/godot/manual/resolve.ts';
@@ -228,7 +228,7 @@ describe('the plugin’s data and import graph', () => {
     [/^(model|uri|signature|ranking-params|data-files|config|wink\.d|views)\.ts$/, 0],
     [/^(parse|corpus)\//, 1],
     [/^manual\//, 2],
-    [/^index\//, 3],
+    [/^search-index\//, 3],
     [/^lookup\//, 4],
     [/^view\//, 5],
     [/^surface\//, 6],

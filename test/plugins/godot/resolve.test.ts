@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, ToolError } from '../../../src/backend/index.ts';
-import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
+import type { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
 import { resolveClass, resolveSymbol } from '../../../plugins/godot/lookup/resolve.ts';
 import { classDoc } from '../../../plugins/godot/view/class-doc.ts';
 import { symbolDoc } from '../../../plugins/godot/view/symbol-doc.ts';

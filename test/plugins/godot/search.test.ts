@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
+import type { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
 import { search, snippet } from '../../../plugins/godot/lookup/search.ts';
-import { terms } from '../../../plugins/godot/index/tokenize.ts';
+import { terms } from '../../../plugins/godot/search-index/tokenize.ts';
 import { DOC4, fixtureIndex } from './helpers.ts';
 
 let index: DocIndex;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STOPWORDS, terms, tokenize } from '../../../plugins/godot/index/tokenize.ts';
+import { STOPWORDS, terms, tokenize } from '../../../plugins/godot/search-index/tokenize.ts';
 
 describe('tokenize', () => {
   it('splits class names into their words plus the whole name', () => {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { discover } from '../../../plugins/godot/corpus/discover.ts';
-import type { DocIndex } from '../../../plugins/godot/index/doc-index.ts';
+import type { DocIndex } from '../../../plugins/godot/search-index/doc-index.ts';
 import { parseClassXml } from '../../../plugins/godot/parse/xml.ts';
 import { search } from '../../../plugins/godot/lookup/search.ts';
 import { classOrSuccessor, symbolOrSuccessor } from '../../../plugins/godot/lookup/successor.ts';

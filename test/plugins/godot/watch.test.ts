@@ -2,7 +2,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../src/lib/logger.ts';
+import { silentLogger } from '../../../src/kit/silent-logger.js';
 import { GodotDocs } from '../../../plugins/godot/docs.ts';
 import { tempDir } from '../../helpers/tmp.ts';
 import { DOC4 } from './helpers.ts';

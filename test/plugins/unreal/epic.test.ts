@@ -35,7 +35,7 @@ async function serve(dir: string) {
   return s;
 }
 
-/** The replica's 14 tools of 8 toolsets, as mcphost publishes them. */
+/** The replica's 15 tools of 8 toolsets, as mcphost publishes them. */
 const ALL_FLAT = [
   'unreal_AgentSkillToolset_ListSkills',
   'unreal_AgentSkillToolset_GetSkills',
@@ -43,6 +43,7 @@ const ALL_FLAT = [
   'unreal_SceneTools_load_level',
   'unreal_SceneTools_find_actors',
   'unreal_ObjectTools_get_properties',
+  'unreal_ObjectTools_set_properties',
   'unreal_ProgrammaticToolset_get_execution_environment',
   'unreal_ProgrammaticToolset_execute_tool_script',
   'unreal_EditorAppToolset_IsPIERunning',
@@ -330,7 +331,7 @@ describe('both editor servers behind one backend', () => {
     const doctor = await doctorReport({ cwd: tmp.dir, env: isolatedEnv(tmp.dir), plugins: ['unreal'] });
     expect(doctor.plugins[0]).toMatchObject({
       ok: true,
-      message: `Epic's Unreal MCP is up at ${e.url} (protocol 2025-06-18): 8 toolsets, 14 tools registered so far; UnrealMCPServer 0.1.0 (5.6.1) is up at ${ums.url} (protocol 2024-11-05, 4 tools)`,
+      message: `Epic's Unreal MCP is up at ${e.url} (protocol 2025-06-18): 8 toolsets, 15 tools registered (registration finished); UnrealMCPServer 0.1.0 (5.6.1) is up at ${ums.url} (protocol 2024-11-05, 4 tools)`,
     });
     // Through the real binary too.
     const cli = await runCli(['doctor', '--plugins', 'unreal'], { cwd: tmp.dir });
