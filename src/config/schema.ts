@@ -186,6 +186,15 @@ export const hostConfigSchema = z.strictObject({
       toolMs: positiveMs.default(60_000),
       startMs: positiveMs.default(30_000),
       shutdownMs: positiveMs.default(2_000),
+      firstListMs: z
+        .number()
+        .int()
+        .min(0)
+        .max(60_000)
+        .default(5_000)
+        .describe(
+          "serve: how long a listing waits for a mounted server still starting that has no list cached, before it answers without the server's tools (0: at once); list_changed follows",
+        ),
     })
     .prefault({}),
   cacheDir: z
@@ -203,6 +212,16 @@ export const hostConfigSchema = z.strictObject({
         .positive()
         .default(8 * 1024 * 1024)
         .describe('largest tool result or resource read; a larger one is refused with "result too large"'),
+    })
+    .prefault({}),
+  tasks: z
+    .strictObject({
+      resultBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(128 * 1024 * 1024)
+        .describe("what the results of finished tasks may hold together; past it the oldest finished task's result goes first"),
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),

@@ -58,6 +58,15 @@ export class Registry {
     return registry;
   }
 
+  /**
+   * Resolves once the listings backends said are pending (a mounted server still starting, nothing
+   * cached) are known, or each has waited `timeouts.firstListMs` since it was said: what a client's
+   * `tools/list` waits for, so the first one after start-up lists the servers that come up in time.
+   */
+  async listingsSettled(): Promise<void> {
+    await Promise.all(this.hosts.map((h) => h.listingsSettled()));
+  }
+
   host(plugin: string): BackendHost | undefined {
     return this.hosts.find((h) => h.name === plugin);
   }

@@ -78,7 +78,7 @@ export async function serveOnHttp(
   hooks: HttpHooks = {},
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
-  const services = createServices();
+  const services = createServices(process.env, registry.limits);
   const accessOf = clientAccess(settings.clients ?? {});
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
