@@ -28,7 +28,8 @@ export default class Serve extends HostCommand {
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
     token: Flags.string({
-      description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.auth is set',
+      description:
+        'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.clients or http.auth is set',
     }),
     'tool-mode': Flags.option({
       options: ['flat', 'discover'] as const,

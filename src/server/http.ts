@@ -15,7 +15,7 @@ import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createServices } from './services.js';
-import { holdListenWatches, listenedResources } from './subscriptions.js';
+import { holdListenWatches, keepReadable, listenedResources } from './subscriptions.js';
 import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
@@ -235,10 +235,12 @@ export async function serveOnHttp(
       if (modernRequest) {
         const mismatch = await paramMismatch(body, req);
         if (mismatch) return jsonError(res, 400, -32020, `Bad Request: ${mismatch}`, requestId(body));
-        const uris = listenedResources(body);
+        const listener = access ? new HostClient('http', { identity, access, era: 'modern' }) : undefined;
+        // The stream is told of every change to what it names: a resource its policy keeps from it is taken off the list.
+        const uris = listener ? await keepReadable(registry, body, listener) : listenedResources(body);
         if (uris.length > 0) {
           const ended = new Promise((resolve) => res.once('close', resolve));
-          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
+          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger, listener);
         }
         return modernNode(req, res, body);
       }
