@@ -21,7 +21,7 @@ import { SessionTable } from './sessions.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
-import { sameCaller, type Identity } from '../registry/identity.js';
+import { callerKey, sameCaller, type Identity } from '../registry/identity.js';
 import { identityInfo, identityOf, type WithIdentity } from './auth/identity-info.js';
 import { createIdentify, type Identify } from './auth/identify.js';
 import { clientTokens } from './auth/client-tokens.js';
@@ -29,6 +29,11 @@ import type { NamedClientConfig } from '../config/named-clients.js';
 import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
 
 export { isLoopback } from './http-guards.js';
+
+/** Sessions one caller may hold when http.maxSessionsPerClient is not set. */
+const DEFAULT_SESSIONS_PER_CLIENT = 100;
+/** What a refused newcomer is told to wait: busy sessions free up as their requests end. */
+const SESSION_RETRY_AFTER_S = 5;
 
 export interface HttpSettings {
   host: string;
@@ -39,8 +44,10 @@ export interface HttpSettings {
   maxBodyBytes: number;
   /** A 2025-era session with nothing open for this long is closed. */
   sessionIdleMs: number;
-  /** Sessions kept at once; past it, the longest idle is closed. */
+  /** Sessions kept at once; past it, the longest idle is closed, and with none idle the newcomer is refused (503). */
   maxSessions: number;
+  /** Sessions one caller may hold (default 100); past it, its own longest idle is closed, or the newcomer refused (429). */
+  maxSessionsPerClient?: number;
   /** Leads every session id (`<replicaId>.<uuid>`): a load balancer routes the session back to this replica by it. */
   replicaId?: string;
   /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
@@ -90,12 +97,17 @@ export async function serveOnHttp(
     { legacy: 'reject', onerror },
   );
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
+  const perOwner = settings.maxSessionsPerClient ?? DEFAULT_SESSIONS_PER_CLIENT;
   const sessions = new SessionTable<Session>(
-    { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, now: hooks.now },
+    { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, perOwner, now: hooks.now },
     (id, session, why) => {
-      logger.debug(
-        `http: closing session ${id} (${why === 'idle' ? `idle for ${settings.sessionIdleMs} ms` : `over ${settings.maxSessions} sessions`})`,
-      );
+      const reason =
+        why === 'idle'
+          ? `idle for ${settings.sessionIdleMs} ms`
+          : why === 'owner'
+            ? `its caller is at ${perOwner} sessions`
+            : `over ${settings.maxSessions} sessions`;
+      logger.debug(`http: closing session ${id} (${reason})`);
       void session.transport.close().catch(() => undefined);
     },
   );
@@ -140,12 +152,34 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
+    const owner = callerKey(identity);
+    const refused = sessions.admit(owner);
+    if (refused) {
+      // Every session that could make room is busy (a request or stream open): refusing the
+      // newcomer for a moment is fairer than closing a session someone is using.
+      res.setHeader('retry-after', String(SESSION_RETRY_AFTER_S));
+      return refused === 'owner'
+        ? jsonError(
+            res,
+            429,
+            -32000,
+            `Too many sessions: this client has ${perOwner} sessions open, all busy (http.maxSessionsPerClient); close one (DELETE) or retry in ${SESSION_RETRY_AFTER_S} s`,
+            requestId(body),
+          )
+        : jsonError(
+            res,
+            503,
+            -32000,
+            `Server busy: ${settings.maxSessions} sessions are open, all busy (http.maxSessions); retry in ${SESSION_RETRY_AFTER_S} s`,
+            requestId(body),
+          );
+    }
     const client = new HostClient('http', { identity, access: accessOf(identity) });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }),
+      onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }, owner),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
