@@ -18,6 +18,7 @@ import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
+import { Drain } from './drain.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
@@ -66,7 +67,8 @@ export interface HttpServing {
   port: number;
   /** 2025-era sessions open now. */
   sessionCount(): number;
-  close(): Promise<void>;
+  /** Finishes the requests in flight within `drainMs` (0 by default), answering the rest; then closes everything. */
+  close(drainMs?: number): Promise<void>;
 }
 
 interface Session {
@@ -240,6 +242,7 @@ export async function serveOnHttp(
       // Valid JSON that is not a JSON-RPC message (no jsonrpc "2.0", no method, a bare 42) is an invalid request, not a parse error.
       const invalid = (Array.isArray(body) ? body : [body]).find((m) => !isJsonRpcMessage(m));
       if (invalid !== undefined) return jsonError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', requestId(invalid));
+      drain.note(res, { id: requestId(body), stream: isListen(body) });
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
@@ -275,7 +278,14 @@ export async function serveOnHttp(
     return declared.length > 0 ? paramHeaderMismatch(declared, call.params.arguments, req.headers) : undefined;
   }
 
+  const drain = new Drain();
   const http: HttpServer = createHttpServer((req, res) => {
+    if (drain.draining) {
+      res.setHeader('connection', 'close');
+      res.setHeader('retry-after', '1');
+      return jsonError(res, 503, -32000, 'mcphost is shutting down; retry on another replica or in a moment');
+    }
+    if (req.method === 'POST') drain.track(res);
     handle(req, res).catch((error: Error) => {
       logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
@@ -302,19 +312,26 @@ export async function serveOnHttp(
     url,
     port,
     sessionCount: () => sessions.size,
-    async close() {
+    async close(drainMs = 0) {
+      // No new connections; idle kept-alive ones go now, busy ones once their responses end.
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await drain.drain(drainMs, `mcphost is shutting down: the request did not finish within ${drainMs} ms`);
       unsubscribe();
       metrics.close();
       services.close();
       clearInterval(sweeper);
       await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       await modern.close?.();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      http.closeAllConnections();
+      await closed;
     },
   };
+}
+
+/** A 2026-era subscriptions/listen: a stream that lasts until its client cancels it. */
+function isListen(body: unknown): boolean {
+  return !Array.isArray(body) && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 }
 
 function isJsonRpcMessage(value: unknown): boolean {
