@@ -95,6 +95,11 @@ export class Registry {
     return this.dispatch.onCall(listener);
   }
 
+  /** Tells the onCall listeners of a call refused before it reached the registry (HTTP's 429). */
+  recordCall(record: CallRecord): void {
+    this.dispatch.record(record);
+  }
+
   /** The gauges the backends published (ctx.gauge). */
   gauges(): BackendGauge[] {
     return this.lifecycle.gauges();
