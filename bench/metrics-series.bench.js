@@ -14,7 +14,7 @@ const load = (p) => import(pathToFileURL(path.join(DIST, p)).href);
 const { Registry } = await load('src/registry/registry.js');
 const { serveOnHttp } = await load('src/server/http.js');
 const { createUpstreamBackend } = await load('src/upstream/backend.js');
-const { silentLogger } = await load('src/lib/logger.js');
+const { silentLogger } = await load('src/kit/silent-logger.js');
 
 const fixture = path.resolve(here, '../test/upstream/fixtures/server.mjs');
 const upstream = createUpstreamBackend('fx', { command: process.execPath, args: [fixture], env: { FIXTURE_TOOLS_ONLY: '1' } }, process.env);

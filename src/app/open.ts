@@ -135,7 +135,7 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const registry = await Registry.create(loaded, {
     logger,
     timeouts: resolved.config.timeouts,
-    limits: resolved.config.limits,
+    limits: { ...resolved.config.limits, taskResultBytes: resolved.config.tasks.resultBytes },
     serving: options.serving,
     files: { roots: resolved.config.files.roots, cwd: resolved.cwd },
   });

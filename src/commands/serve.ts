@@ -84,11 +84,18 @@ export default class Serve extends HostCommand {
       );
     }
     const info = { name: 'mcphost', version: this.config.version };
+    // pino loads only when there is a trail to write.
+    const auditFile = resolved.config.audit.file;
+    const audit = auditFile
+      ? await (await import('../audit/trail.js')).openAuditTrail(registry, { ...resolved.config.audit, file: auditFile })
+      : undefined;
     void registry.startEager();
     const live = flags.watch ? watchConfig(options, registry, { resolved, loaded }, logger) : undefined;
     const closeAll = (close: () => Promise<void>) => () => {
       live?.close();
-      return close().then(() => registry.close());
+      return close()
+        .then(() => registry.close())
+        .then(() => audit?.close());
     };
     const names = registry.hosts.map((h) => h.name).join(', ');
     if (httpServer) {

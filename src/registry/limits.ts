@@ -13,6 +13,8 @@ export function clampTimeout(ms: number): number {
 export interface Limits {
   /** Largest tool result or resource read, in UTF-8 bytes of its text and data. */
   resultBytes: number;
+  /** What the results of finished tasks may hold together (`tasks.resultBytes`). */
+  taskResultBytes: number;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface Limits {
  * largest legitimate built-in answer (an imhex hexdump of its 1 MiB maxBytes, ~5 MB) fits, and it
  * stays under the 16 MiB line the stdio reader accepts.
  */
-export const DEFAULT_LIMITS: Limits = { resultBytes: 8 * 1024 * 1024 };
+export const DEFAULT_LIMITS: Limits = { resultBytes: 8 * 1024 * 1024, taskResultBytes: 128 * 1024 * 1024 };
 
 /** Values (keys, elements, scalars) an argument object may hold; a passive tree is ~3,000 node ids. */
 const MAX_ARGUMENT_VALUES = 100_000;

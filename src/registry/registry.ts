@@ -58,6 +58,15 @@ export class Registry {
     return registry;
   }
 
+  /**
+   * Resolves once the listings backends said are pending (a mounted server still starting, nothing
+   * cached) are known, or each has waited `timeouts.firstListMs` since it was said: what a client's
+   * `tools/list` waits for, so the first one after start-up lists the servers that come up in time.
+   */
+  async listingsSettled(): Promise<void> {
+    await Promise.all(this.hosts.map((h) => h.listingsSettled()));
+  }
+
   host(plugin: string): BackendHost | undefined {
     return this.hosts.find((h) => h.name === plugin);
   }
@@ -84,6 +93,11 @@ export class Registry {
   /** Told of every finished tool call (metrics). */
   onCall(listener: (record: CallRecord) => void): () => void {
     return this.dispatch.onCall(listener);
+  }
+
+  /** Tells the onCall listeners of a call refused before it reached the registry (HTTP's 429). */
+  recordCall(record: CallRecord): void {
+    this.dispatch.record(record);
   }
 
   /** The gauges the backends published (ctx.gauge). */

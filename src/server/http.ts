@@ -9,6 +9,8 @@ import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { HostClient } from '../registry/clients.js';
 import { clientAccess } from '../registry/access.js';
+import { limitRefusal } from '../registry/policy-refusal.js';
+import { limitedCall, tooManyRequests } from './limit-gate.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
@@ -76,13 +78,13 @@ export async function serveOnHttp(
   hooks: HttpHooks = {},
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
-  const services = createServices();
+  const services = createServices(process.env, registry.limits);
   const accessOf = clientAccess(settings.clients ?? {});
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const identity = identityOf(authInfo);
-      const client = new HostClient('http', { identity, access: accessOf(identity) });
+      const client = new HostClient('http', { identity, access: accessOf(identity), era: 'modern' });
       const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
@@ -140,12 +142,15 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
-    const client = new HostClient('http', { identity, access: accessOf(identity) });
+    const client = new HostClient('http', { identity, access: accessOf(identity), era: 'legacy' });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }),
+      onsessioninitialized: (newId) => {
+        client.session = newId;
+        sessions.add(newId, { transport, server, client });
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -209,7 +214,25 @@ export async function serveOnHttp(
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
-      if (!known && !(await isLegacyRequest(await toWebRequest(req, body)))) {
+      const modernRequest = !known && !(await isLegacyRequest(await toWebRequest(req, body)));
+      const access = accessOf(identity);
+      const limited = limitedCall(body, access);
+      if (limited && access) {
+        const outcome = limitRefusal(access.name, limited.tool, limited.refusal);
+        const client = new HostClient('http', { identity, access, era: modernRequest ? 'modern' : 'legacy' });
+        if (typeof sid === 'string') client.session = sid;
+        const args = (body as { params?: { arguments?: unknown } }).params?.arguments;
+        registry.recordCall({
+          tool: limited.tool,
+          plugin: registry.listedTool(limited.tool)?.plugin ?? '',
+          durationMs: 0,
+          outcome,
+          client,
+          args,
+        });
+        return tooManyRequests(res, outcome.refused!, requestId(body));
+      }
+      if (modernRequest) {
         const mismatch = await paramMismatch(body, req);
         if (mismatch) return jsonError(res, 400, -32020, `Bad Request: ${mismatch}`, requestId(body));
         const uris = listenedResources(body);

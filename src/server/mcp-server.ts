@@ -76,7 +76,10 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   const tools = toolSurface(registry);
   // A client that renders views is listed their `_meta` and the tools for views only (registry/views.ts).
   const views = (ctx: ServerContext) => rendersViews(capabilitiesOf(server, ctx));
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx), client) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    await registry.listingsSettled();
+    return { tools: await tools.list(views(ctx), client) };
+  });
   // A named client is listed the resources and prompts of the backends its policy lets it use.
   const usable = async <T extends { plugin: string }>(entries: T[]): Promise<T[]> => {
     if (!client.access) return entries;

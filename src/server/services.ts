@@ -2,6 +2,7 @@
 // requestState, the calls paused for their clients, and the tasks. An HTTP host builds an instance
 // per 2026-era request, so none of this can live in an instance.
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
+import { DEFAULT_LIMITS, type Limits } from '../registry/limits.js';
 import type { Registry } from '../registry/registry.js';
 import { PausedCalls } from './paused-calls.js';
 import { createStateSeal, type Sealed } from './request-state.js';
@@ -14,9 +15,12 @@ export interface HostServices {
   close(): void;
 }
 
-export function createServices(env: NodeJS.ProcessEnv = process.env): HostServices {
+export function createServices(
+  env: NodeJS.ProcessEnv = process.env,
+  limits: Pick<Limits, 'taskResultBytes'> = DEFAULT_LIMITS,
+): HostServices {
   const paused = new PausedCalls();
-  const tasks = new TaskStore();
+  const tasks = new TaskStore({ maxResultBytes: limits.taskResultBytes });
   return {
     seal: createStateSeal(env),
     paused,
@@ -34,7 +38,7 @@ const shared = new WeakMap<Registry, HostServices>();
 export function servicesOf(registry: Registry): HostServices {
   let services = shared.get(registry);
   if (!services) {
-    services = createServices();
+    services = createServices(process.env, registry.limits);
     shared.set(registry, services);
     const created = services;
     registry.onClose(() => created.close());

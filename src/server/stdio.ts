@@ -44,7 +44,7 @@ export function serveOnStdio(
   const unsubscribers: Array<() => void> = [];
   // One pipe, one client, whichever era it speaks (serveStdio pins one instance to the connection).
   const client = new HostClient('stdio');
-  const services = createServices();
+  const services = createServices(process.env, registry.limits);
   let pinned: Server | undefined;
   // A 2026-era listen stream's resource subscriptions last until its request is cancelled.
   const listens = new Map<string | number, () => void>();
@@ -74,6 +74,7 @@ export function serveOnStdio(
   const transport = createStdioTransport(stdin, stdout, observe, fast?.take);
   const handle = serveStdio(
     ({ era }) => {
+      client.era = era;
       const server = createServer(registry, info, { confirmProgress: era === 'legacy', client, era, services, session });
       unsubscribers.push(attachListChanged(registry, server));
       pinned = server;

@@ -99,7 +99,10 @@ export function createMirror(options: MirrorOptions): Mirror {
     notifyHost ??= ctx.notifyListChanged;
     if (client.state !== 'connected' && ctx.serving) {
       connectLater();
-      return (remembered(key) as T[] | undefined) ?? [];
+      const last = remembered(key) as T[] | undefined;
+      // Nothing to show yet (a cold cache): a client's listing may wait a little for this connect.
+      if (!last && background) ctx.listingPending?.(background);
+      return last ?? [];
     }
     try {
       const items = await read();

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { InputRequest, ToolResult } from '../../backend/types.js';
 import { CancelledError } from '../../registry/errors.js';
 import type { InputBroker } from '../../registry/asks.js';
+import { measure } from '../../registry/limits.js';
 
 /** A call running for a task: how it ends, its open questions, and how to stop it. */
 export interface TaskWork {
@@ -43,6 +44,8 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** Tasks kept at once; past it the oldest finished one goes (default 1000). */
   max?: number;
+  /** What finished tasks' results may hold together; past it the oldest finished ones go (default 128 MiB). */
+  maxResultBytes?: number;
   now?: () => number;
 }
 
@@ -57,6 +60,8 @@ interface Task {
   end?: TaskEnd;
   run?: TaskWork;
   remote?: RemoteTask;
+  /** The size of its end (result or error), counted once it finished. */
+  bytes?: number;
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -66,12 +71,16 @@ export class TaskStore {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   private readonly max: number;
+  private readonly maxResultBytes: number;
+  /** What the kept finished tasks' ends hold together. */
+  private resultBytes = 0;
   private readonly now: () => number;
 
   constructor(options: TaskOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.max = options.max ?? 1000;
+    this.maxResultBytes = options.maxResultBytes ?? 128 * 1024 * 1024;
     this.now = options.now ?? Date.now;
   }
 
@@ -80,7 +89,7 @@ export class TaskStore {
     this.sweep();
     if (this.tasks.size < this.max) return true;
     const oldest = [...this.tasks.values()].find((t) => TERMINAL.has(t.status));
-    if (oldest) this.tasks.delete(oldest.id);
+    if (oldest) this.drop(oldest);
     return this.tasks.size < this.max;
   }
 
@@ -112,6 +121,20 @@ export class TaskStore {
     task.end = end;
     task.status = 'result' in end ? 'completed' : 'failed';
     task.lastUpdatedAt = this.now();
+    task.bytes = measure(end).bytes;
+    this.resultBytes += task.bytes;
+    // Bounded by bytes as well as by count: 1,000 results of 8 MiB would be 8 GB held for an hour.
+    // The oldest finished go first; the one that just finished stays, whatever its size.
+    for (const other of this.tasks.values()) {
+      if (this.resultBytes <= this.maxResultBytes) break;
+      if (other !== task && other.bytes !== undefined) this.drop(other);
+    }
+  }
+
+  private drop(task: Task): void {
+    this.tasks.delete(task.id);
+    this.resultBytes -= task.bytes ?? 0;
+    task.bytes = undefined;
   }
 
   /** Notes progress (the last message is the task's statusMessage). */
@@ -201,7 +224,7 @@ export class TaskStore {
     const cutoff = this.now() - this.ttlMs;
     for (const task of this.tasks.values()) {
       // A relayed task whose server went quiet for that long is dropped too.
-      if ((TERMINAL.has(task.status) || task.remote) && task.lastUpdatedAt < cutoff) this.tasks.delete(task.id);
+      if ((TERMINAL.has(task.status) || task.remote) && task.lastUpdatedAt < cutoff) this.drop(task);
     }
   }
 }
