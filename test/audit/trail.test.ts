@@ -12,7 +12,7 @@ import { defineBackend, RequestError, ToolError } from '../../src/backend/index.
 import { namedClientsSchema } from '../../src/config/named-clients.js';
 import { openAuditTrail, type AuditEntry } from '../../src/audit/trail.js';
 import { trailFiles } from '../../src/audit/files.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
 import { serveOnHttp, type HttpServing } from '../../src/server/http.js';

@@ -91,7 +91,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log, audit, tools, files\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, tasks, log, audit, tools, files\)/,
     );
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { namedClientsSchema } from '../../src/config/named-clients.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { clientAccess } from '../../src/registry/access.js';
 import { CallerLimits } from '../../src/registry/caller-limits.js';
 import { HostClient } from '../../src/registry/clients.js';

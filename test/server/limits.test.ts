@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { namedClientsSchema } from '../../src/config/named-clients.js';
 import { toolSurface } from '../../src/discover/surface.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
 import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
