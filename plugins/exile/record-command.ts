@@ -1,12 +1,20 @@
 // `mcphost exile:snapshot`: records the live HUD into a snapshot file. The host makes its CLI from
 // `recordInput` (flags --out, --roots, --max-calls, …; defaults and help as written here).
 import * as z from 'zod';
-import { defineCommand, structured, type CommandDef, type ToolResult } from '../../src/backend/index.js';
+import { defineCommand, structured, ToolError, type CallContext, type CommandDef, type ToolResult } from '../../src/backend/index.js';
 import { createRemoteProvider } from './remote.js';
 import { DEFAULT_MAX_CALLS, DEFAULT_MAX_OBJECTS, DEFAULT_MAX_SECONDS } from './snapshot/record/budget.js';
 
 const recordInput = z.object({
-  out: z.string().min(1).describe('snapshot file to write (absolute, or relative to the working directory)'),
+  out: z.string().min(1).optional().describe('snapshot file to write (absolute, or relative to the working directory)'),
+  check: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'patch-day check: evaluate the paths this snapshot holds against the live HUD and report those that no longer resolve or changed type (nothing is written)',
+    ),
+  checkPaths: z.number().int().min(1).max(100_000).default(2_000).describe('--check: paths checked at most'),
   roots: z.array(z.string().min(1)).optional().describe('roots to record, comma-separated or repeated (default: all but Files and Memory)'),
   depth: z.number().int().min(1).max(32).default(8).describe('object levels recorded below each root'),
   items: z.number().int().min(1).max(10_000).default(10_000).describe('items recorded per collection'),
@@ -44,6 +52,14 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
     input: recordInput,
     async run(args, ctx): Promise<ToolResult> {
       const url = args.url ?? ctx.config.url;
+      if (args.check !== undefined) return runCheck(await ctx.files.resolve(args.check, { field: 'check' }), url, args.checkPaths, ctx);
+      if (args.out === undefined)
+        throw new ToolError(
+          'Expected --out FILE (where to write the snapshot), or --check FILE (a snapshot to check against the live HUD)',
+          {
+            code: 'INVALID_ARGUMENT',
+          },
+        );
       const out = await ctx.files.resolve(args.out, { field: 'out' });
       const remote = createRemoteProvider({ url, logger: ctx.logger });
       const { recordSnapshot, saveSnapshot } = await import('./snapshot/index.js');
@@ -88,6 +104,24 @@ export function recordCommand(): CommandDef<{ url: string }, typeof recordInput>
       }
     },
   });
+}
+
+/** `--check last.json`: the paths the snapshot holds, asked of the live HUD (snapshot/check.ts). */
+async function runCheck(file: string, url: string, maxPaths: number, ctx: CallContext<{ url: string }>): Promise<ToolResult> {
+  const remote = createRemoteProvider({ url, logger: ctx.logger });
+  const { checkSnapshot } = await import('./snapshot/check.js');
+  try {
+    const report = await checkSnapshot(file, remote, { maxPaths, maxDepth: 6, signal: ctx.signal });
+    const lines = [
+      `checked ${report.checked} paths of ${file} against ${url}${report.truncated ? ' (more are held: raise --check-paths)' : ''}: ` +
+        `${report.missing.length} no longer resolve, ${report.changed.length} changed type`,
+      ...report.missing.slice(0, 50).map((m) => `  gone     ${m.path}: ${m.error}`),
+      ...report.changed.slice(0, 50).map((c) => `  changed  ${c.path}: was ${c.was}, now ${c.now}`),
+    ];
+    return structured({ ...report, ok: report.missing.length === 0 && report.changed.length === 0 }, lines.join('\n'));
+  } finally {
+    await remote.close();
+  }
 }
 
 /** `--roots Player,Entities` as well as `--roots Player --roots Entities`. */

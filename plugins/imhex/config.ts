@@ -6,7 +6,11 @@ const DEFAULT_PORT = 61100;
 
 const DEFAULT_MCP_COMMAND = 'imhex --mcp';
 /** ImHex's read_data answers at most this much (plugins/builtin/romfs/mcp/tools/read_data.json). */
-const IMHEX_READ_CAP = 16 * 1024 * 1024;
+/**
+ * ImHex reads at most 16 MiB per read_data, but answers with the bytes in base64 twice (text and
+ * structuredContent), and mcphost refuses a stdio message over 10 MiB: 3 MiB of bytes is about 8 MiB.
+ */
+const MAX_PIECE_BYTES = 3 * 1024 * 1024;
 
 export const configSchema = z.object({
   mode: z
@@ -37,9 +41,11 @@ export const configSchema = z.object({
     .number()
     .int()
     .min(4096)
-    .max(IMHEX_READ_CAP)
+    .max(MAX_PIECE_BYTES, {
+      message: `at most ${MAX_PIECE_BYTES} (3 MiB): ImHex's answer holds the bytes twice in base64, and mcphost takes at most 10 MiB from a stdio server`,
+    })
     .default(1024 * 1024)
-    .describe("bytes asked of stock ImHex's read_data per request (ImHex answers at most 16 MiB)"),
+    .describe("bytes asked of stock ImHex's read_data per request (4 KiB to 3 MiB: each answer carries them twice in base64)"),
   connectTimeoutMs: z
     .number()
     .int()

@@ -1,7 +1,8 @@
 // What a build XML says, without running PoB: character, skills, items, tree, config and the
 // stats PoB saved (<PlayerStat>, PoB's own numbers at save time).
 import { parseItemText, type ItemSummary } from './item-text.js';
-import { activeEntry, attr, boolAttr, child, children, numberAttr, textOf, type XmlElement } from './xml.js';
+import { activeItemSetOf, spiritOf, weaponSetsOf, type Game, type Spirit, type WeaponSets } from './poe2.js';
+import { activeEntry, attr, boolAttr, child, children, gameOf, numberAttr, textOf, type XmlElement } from './xml.js';
 
 export interface GemInfo {
   name: string;
@@ -48,6 +49,8 @@ interface TreeInfo {
 export type ConfigValue = boolean | number | string;
 
 export interface BuildAnalysis {
+  /** poe2 for a <PathOfBuilding2> build (Path of Building 2), else poe1. */
+  game: Game;
   className?: string;
   ascendClassName?: string;
   level?: number;
@@ -63,6 +66,10 @@ export interface BuildAnalysis {
   stats: Record<string, number>;
   minionStats: Record<string, number>;
   fullDpsSkills: Array<{ name: string; value: number }>;
+  /** PoE2: the Spirit PoB saved (total, unreserved), when it saved it. */
+  spirit?: Spirit;
+  /** PoE2: the passive points of each weapon set, and the set in use. */
+  weaponSets?: WeaponSets;
 }
 
 function isSupport(gem: XmlElement): boolean {
@@ -203,7 +210,16 @@ export function analyzeBuild(root: XmlElement): BuildAnalysis {
   tree.jewels = tree.jewels.map((j) => ({ ...j, name: byId.get(j.itemId)?.name }));
   const pick = (key: string) => (typeof config.inputs[key] === 'string' ? (config.inputs[key] as string) : attr(build, key));
   const ascend = attr(build, 'ascendClassName');
+  const game = gameOf(root);
+  const stats = statsOf(build, 'PlayerStat');
+  const itemsEl = child(root, 'Items');
+  const weaponSets =
+    game === 'poe2'
+      ? weaponSetsOf(activeEntry(child(root, 'Tree'), 'Spec', 'activeSpec', true), itemsEl, activeItemSetOf(itemsEl))
+      : undefined;
+  const spirit = game === 'poe2' ? spiritOf(stats) : undefined;
   return {
+    game,
     className: attr(build, 'className'),
     ascendClassName: ascend && ascend !== 'None' ? ascend : undefined,
     level: numberAttr(build, 'level'),
@@ -216,10 +232,12 @@ export function analyzeBuild(root: XmlElement): BuildAnalysis {
     items: { activeItemSet, equipped, jewels },
     tree,
     config,
-    stats: statsOf(build, 'PlayerStat'),
+    stats,
     minionStats: statsOf(build, 'MinionStat'),
     fullDpsSkills: children(build, 'FullDPSSkill')
       .map((s) => ({ name: attr(s, 'stat') ?? '?', value: numberAttr(s, 'value') ?? NaN }))
       .filter((s) => Number.isFinite(s.value)),
+    ...(spirit && { spirit }),
+    ...(weaponSets && { weaponSets }),
   };
 }

@@ -37,6 +37,10 @@ export interface BuildComparison {
   gems: { added: string[]; removed: string[]; changed: GemChange[] };
   items: ItemChange[];
   config: Record<string, { a?: ConfigValue; b?: ConfigValue }>;
+  /** Only when the two builds are for different games. */
+  games?: { a: string; b: string };
+  /** PoE2 builds: what changed in each weapon set's passive points. */
+  weaponSets?: { sets: Array<{ set: 1 | 2; added: number[]; removed: number[] }>; active?: { a?: 1 | 2; b?: 1 | 2 } };
 }
 
 function statDeltas(a: Record<string, number>, b: Record<string, number>) {
@@ -145,5 +149,23 @@ export function compareBuilds(a: BuildAnalysis, b: BuildAnalysis): BuildComparis
     gems: gemChanges(a, b),
     items: itemChanges(a, b),
     config: configChanges(a, b),
+    ...(a.game !== b.game && { games: { a: a.game, b: b.game } }),
+    ...((a.weaponSets || b.weaponSets) && { weaponSets: weaponSetChanges(a, b) }),
   };
+}
+
+/** PoE2: per weapon set, the passive points added and removed; and the set in use when it changed. */
+function weaponSetChanges(a: BuildAnalysis, b: BuildAnalysis): NonNullable<BuildComparison['weaponSets']> {
+  const nodes = (x: BuildAnalysis, set: 1 | 2) => x.weaponSets?.sets.find((s) => s.set === set)?.nodes ?? [];
+  const sets = ([1, 2] as const).map((set) => {
+    const na = new Set(nodes(a, set));
+    const nb = new Set(nodes(b, set));
+    return {
+      set,
+      added: [...nb].filter((n) => !na.has(n)).sort((x, y) => x - y),
+      removed: [...na].filter((n) => !nb.has(n)).sort((x, y) => x - y),
+    };
+  });
+  const active = a.weaponSets?.active !== b.weaponSets?.active ? { active: { a: a.weaponSets?.active, b: b.weaponSets?.active } } : {};
+  return { sets, ...active };
 }

@@ -18,6 +18,12 @@ export const configSchema = z.object({
     .describe(
       "which Lua server runs PoB: mcphost's own, the pob-api fork's own stdio API, or auto (the fork's when POB_ARGS is set or the folder holds the fork's API; mcphost's on an unmodified PoB) (env POB_SERVER)",
     ),
+  game: z
+    .enum(['poe1', 'poe2'])
+    .default('poe1')
+    .describe(
+      'which game the engine tools (pob_lua_*) are for: poe1 (Path of Building Community) or poe2 (PathOfBuilding-PoE2, not run by this mcphost: its engine tools say so; the XML tools read both) (env POB_GAME)',
+    ),
   cmd: programPath().default('luajit').describe('LuaJIT command that runs PoB (env POB_CMD)'),
   args: runs(z.string().min(1))
     .optional()
@@ -136,6 +142,7 @@ export const configEnv: Record<string, string> = {
   pobPath: 'POB_PATH',
   forkPath: 'POB_FORK_PATH',
   server: 'POB_SERVER',
+  game: 'POB_GAME',
   cmd: 'POB_CMD',
   args: 'POB_ARGS',
   timeoutMs: 'POB_TIMEOUT_MS',

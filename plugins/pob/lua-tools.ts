@@ -2,7 +2,8 @@
 // checked here with zod before anything reaches Lua. Every tool that works on a build takes an
 // optional build_id; the tools that change a build answer the new one (lua-calls.ts).
 import * as z from 'zod';
-import { defineTool, structured, type ToolDef } from '../../src/backend/index.js';
+import { defineTool, structured, ToolError, UnavailableError, type ToolDef } from '../../src/backend/index.js';
+import { readBuildText } from './build-input.js';
 import type { PobConfig } from './config.js';
 import { buildIdInput, clientBuild, loadTool, onBuild, type LuaContext } from './lua-calls.js';
 import type { PobPool } from './pool.js';
@@ -266,5 +267,48 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
     }),
   ];
   for (const def of tools) def.timeoutMs = timeoutMs;
-  return tools;
+  return config.game === 'poe2' ? tools.map(withoutPoe2Engine) : tools.map(refusingPoe2Builds);
+}
+
+/**
+ * game: poe2 — the engine for Path of Exile 2 is PathOfBuilding-PoE2, whose headless mode mcphost
+ * does not drive yet (and which was not run here): each engine tool says so, and which tools do
+ * read PoE2 builds.
+ */
+function withoutPoe2Engine(def: ToolDef<PobConfig>): ToolDef<PobConfig> {
+  return {
+    ...def,
+    handler: () => {
+      throw new UnavailableError(
+        `pob_${def.name}: plugins.pob.game is poe2, and mcphost does not run the PathOfBuilding-PoE2 engine (it was not run here): ` +
+          'pob_decode, pob_encode, pob_analyze_build and pob_compare_builds read and write PoE2 builds without it',
+        { data: { game: 'poe2' } },
+      );
+    },
+  };
+}
+
+/** game: poe1 (the default) — a <PathOfBuilding2> build given to PoE1's engine is refused with the reason, before PoB sees it. */
+function refusingPoe2Builds(def: ToolDef<PobConfig>): ToolDef<PobConfig> {
+  return {
+    ...def,
+    handler: async (args, ctx) => {
+      const given = args as { build_xml?: unknown; code?: unknown; build?: unknown };
+      const text = [given.build_xml, given.code, given.build].find((v): v is string => typeof v === 'string');
+      if (text !== undefined) {
+        const build = await readBuildText(
+          text,
+          given.build_xml !== undefined ? 'build_xml' : given.code !== undefined ? 'code' : 'build',
+          ctx.files,
+        );
+        if (/^\s*(?:<\?xml[^>]*>\s*)?<PathOfBuilding2[\s>/]/.test(build.xml.replace(/^\uFEFF/, '')))
+          throw new ToolError(
+            `pob_${def.name}: this is a Path of Exile 2 build (<PathOfBuilding2>), and the engine here is Path of Building for Path of Exile 1; ` +
+              'pob_analyze_build and pob_compare_builds read it without an engine',
+            { code: 'WRONG_GAME', data: { game: 'poe2' } },
+          );
+      }
+      return def.handler(args, ctx);
+    },
+  };
 }

@@ -35,12 +35,20 @@ export function renderAnalysis(a: BuildAnalysis): string {
   ]
     .filter(Boolean)
     .join(' ');
-  lines.push(`# ${who || 'Path of Building build'}`);
+  lines.push(`# ${who || 'Path of Building build'}${a.game === 'poe2' ? ' (Path of Exile 2)' : ''}`);
   if (a.mainSkill)
     lines.push(
       `Main skill: ${a.mainSkill.name ?? '?'} (socket group ${a.mainSkill.group}${a.mainSkill.slot ? `, ${a.mainSkill.slot}` : ''})`,
     );
-  lines.push(`Bandit: ${a.bandit ?? 'None'}; pantheon: ${a.pantheonMajorGod ?? 'None'} / ${a.pantheonMinorGod ?? 'None'}`);
+  // Bandits and the pantheon are Path of Exile 1's; PoE2 has Spirit and weapon sets instead.
+  if (a.game !== 'poe2')
+    lines.push(`Bandit: ${a.bandit ?? 'None'}; pantheon: ${a.pantheonMajorGod ?? 'None'} / ${a.pantheonMinorGod ?? 'None'}`);
+  if (a.spirit)
+    lines.push(`Spirit: ${a.spirit.total ?? '?'}${a.spirit.unreserved !== undefined ? ` (${a.spirit.unreserved} unreserved)` : ''}`);
+  if (a.weaponSets)
+    lines.push(
+      `Weapon sets: set ${a.weaponSets.active} in use; ${a.weaponSets.sets.map((s) => `set ${s.set} ${s.nodeCount} passive points`).join(', ') || 'no set-specific passive points'}`,
+    );
   const t = a.tree;
   lines.push(
     `Tree ${t.version ?? '?'}: ${t.nodeCount} nodes, ${t.masteryEffects.length} masteries, ${t.jewels.length} socketed jewels${t.specCount > 1 ? ` (active tree of ${t.specCount})` : ''}`,

@@ -35,7 +35,12 @@ export const xmlTools = [
     name: 'encode',
     title: 'Encode build XML as a PoB share code',
     description: 'Turns Path of Building build XML (or a file holding it) into a share code PoB can import.',
-    input: z.object({ xml: z.string().min(1).describe('build XML (<PathOfBuilding> document), or the path of a file holding it') }),
+    input: z.object({
+      xml: z
+        .string()
+        .min(1)
+        .describe('build XML (a <PathOfBuilding> or, for Path of Exile 2, <PathOfBuilding2> document), or the path of a file holding it'),
+    }),
     annotations: readOnly,
     handler: async ({ xml }, ctx) => {
       const text = await readBuildText(xml, 'xml', ctx.files);

@@ -20,6 +20,13 @@ const parser = new XMLParser({
   htmlEntities: false,
 });
 
+const games = new WeakMap<object, 'poe1' | 'poe2'>();
+
+/** Which game a parsed build is for: its root element said (PoE2's builds are <PathOfBuilding2>). */
+export function gameOf(root: XmlElement): 'poe1' | 'poe2' {
+  return games.get(root) ?? 'poe1';
+}
+
 /** Parses a build; a document that is not XML or not a PoB build is a ToolError naming the field. */
 export function parseBuildXml(xml: string, field = 'build'): XmlElement {
   const text = xml.replace(/^\uFEFF/, '');
@@ -30,10 +37,12 @@ export function parseBuildXml(xml: string, field = 'build'): XmlElement {
   }
   const doc = parser.parse(text) as Record<string, unknown>;
   const rootName = Object.keys(doc).find((k) => k !== '?xml');
-  const root = rootName === 'PathOfBuilding' ? (doc.PathOfBuilding as XmlElement[])[0] : undefined;
+  // Path of Building writes <PathOfBuilding>; Path of Building 2 (PoE2) <PathOfBuilding2>.
+  const root = rootName === 'PathOfBuilding' || rootName === 'PathOfBuilding2' ? (doc[rootName] as XmlElement[])[0] : undefined;
+  if (root && typeof root === 'object') games.set(root, rootName === 'PathOfBuilding2' ? 'poe2' : 'poe1');
   if (!root) {
     throw new ToolError(
-      `${field}: not a Path of Building document: the root element is <${rootName ?? 'none'}>, expected <PathOfBuilding>`,
+      `${field}: not a Path of Building document: the root element is <${rootName ?? 'none'}>, expected <PathOfBuilding> (or <PathOfBuilding2> for Path of Exile 2)`,
       {
         code: 'NOT_A_BUILD',
         data: { field, root: rootName },

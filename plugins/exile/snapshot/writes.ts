@@ -8,7 +8,7 @@ import * as z from 'zod';
 export const writesSchema = z.object({
   /** Past the depth limit: `count` → `{ "count": n }`; `typeName` → `"<Dictionary<String, Component>>"`; or a text per type. */
   pastDepth: z.union([z.enum(['count', 'typeName']), z.object({ text: z.record(z.string(), z.string()) })]).default('count'),
-  /** Within the depth limit: `counted` → `{ count, items }`; `bare` → the items alone (an array, or an object keyed as the dictionary). */
+  /** Within the depth limit: `counted` → `{ count, items }`; `bare` → the items alone (an array, or an object keyed by its keys). */
   collections: z.enum(['counted', 'bare']).default('counted'),
   enums: z.enum(['name', 'value']).default('name'),
   structs: z.enum(['whole', 'text']).default('whole'),

@@ -130,3 +130,16 @@ describe('imhex-mcp: analysis computed from read_data, and one ImHex for many cl
     expect((await call(first, 'read_bytes', { offset: 0, count: 4 })).hex_data).toBe(A.subarray(0, 4).toString('hex'));
   });
 });
+
+describe('mcpPieceBytes', () => {
+  it('is refused above 3 MiB, naming the field and why (an answer would pass the 10 MiB stdio limit)', async () => {
+    const dir = dirFor('too-big', { mode: 'imhex-mcp', mcpPieceBytes: 4 * 1024 * 1024 });
+    const { doctorReport } = await import('../../../src/app/inspect.js');
+    const report = await doctorReport({
+      cwd: dir,
+      env: isolatedEnv(dir, { IMHEX_MCP_COMMAND: bridgeCommand(undefined) }),
+      plugins: ['imhex'],
+    });
+    expect(JSON.stringify(report)).toMatch(/mcpPieceBytes.*at most 3145728 \(3 MiB\): ImHex's answer holds the bytes twice in base64/);
+  });
+});
