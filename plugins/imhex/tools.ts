@@ -123,7 +123,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       description:
         'Cuts the file (or [start_offset, end_offset)) into blocks and gives each its Shannon entropy (bits/byte) and the share of ' +
         'zero, 0xFF, text, control and high bytes, with a kind (zeros, ff, text, random = compressed or encrypted, binary): where the ' +
-        'code, data, strings, padding and packed parts of a firmware image lie. Local file only.',
+        'code, data, strings, padding and packed parts of a firmware image lie. A local file, or stock ImHex (read through its read_data).',
       input: inputs.fileMap,
       output: outputs.fileMap,
       _meta: viewMeta(MAP_VIEW),
@@ -135,8 +135,8 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
         const provider = await providerFor(ctx);
         if (!provider.fileMap) {
           throw new ToolError(
-            `file_map reads every byte, which only a local file allows: ${provider.label} gives no fast way to. ` +
-              'Set plugins.imhex.file (or pass --file) to map a file',
+            `file_map reads every byte, which a local file or stock ImHex's read_data allows: ${provider.label} gives no fast way to. ` +
+              'Set plugins.imhex.file (or pass --file) to map a file, or use stock ImHex (mode imhex-mcp)',
             { code: 'UNAVAILABLE' },
           );
         }

@@ -36,7 +36,7 @@ async function fileAt(candidate: string, field: string, files?: FileAccess): Pro
   if (!info) return { file: resolved };
   // A FIFO, socket or device would block the read (or never end): refused by its type, at once.
   const kind = fileKind(info);
-  if (kind) throw notAFile(field, new NotRegularFileError(resolved, kind));
+  if (kind) throw notAFile(field, new NotRegularFileError(files?.remote ? candidate : resolved, kind));
   return { file: resolved, size: info.size };
 }
 
@@ -59,17 +59,23 @@ export async function readBuildText(input: string, field = 'build', files?: File
     throw new ToolError(`${field} is empty: give build XML, a share code, or a file path`, { code: 'BAD_BUILD', data: { field } });
   if (isXml(text)) return { xml: text, source: 'xml' };
   const found = await fileAt(text, field, files);
+  // To a network client a file is named as it gave it: the server's folders are not its business.
+  const shown = (file: string) => (files?.remote ? text : file);
   if (found?.size !== undefined) {
     const { file, size } = found;
-    if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${file})`, `the file is ${size} bytes`);
+    if (size > MAX_XML_BYTES) throw tooLarge(`${field} (${shown(file)})`, `the file is ${size} bytes`);
     const content = (
       await readRegularFile(file, 'utf8').catch((error: unknown) => {
-        throw error instanceof NotRegularFileError ? notAFile(field, error) : error;
+        if (!(error instanceof NotRegularFileError)) throw error;
+        throw notAFile(field, files?.remote ? new NotRegularFileError(text, error.kind) : error);
       })
     ).trim();
     if (isXml(content)) return { xml: content, source: 'file', file };
-    if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${file})`), source: 'file', file };
-    throw new ToolError(`${field}: ${file} holds neither build XML nor a share code`, { code: 'BAD_BUILD', data: { field, file } });
+    if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${shown(file)})`), source: 'file', file };
+    throw new ToolError(`${field}: ${shown(file)} holds neither build XML nor a share code`, {
+      code: 'BAD_BUILD',
+      data: { field, file: shown(file) },
+    });
   }
   if (/^https?:\/\//i.test(text)) {
     throw new ToolError(`${field}: build links are not fetched (${text}); open the link and pass the share code or the XML`, {
@@ -78,7 +84,7 @@ export async function readBuildText(input: string, field = 'build', files?: File
     });
   }
   if (looksLikePath(text) && !looksLikeShareCode(text)) {
-    const file = found?.file ?? path.resolve(text);
+    const file = shown(found?.file ?? path.resolve(text));
     throw new ToolError(`${field}: no such file: ${file}`, { code: 'NOT_FOUND', data: { field, file } });
   }
   return { xml: await decodeShareCode(text, field), source: 'code' };

@@ -10,6 +10,7 @@ import { errorOutcome, resultError, type CallOutcome } from '../registry/result.
 import type { JsonSchema } from '../registry/schemas.js';
 import type { ToolResult } from '../backend/types.js';
 import { UpstreamClient } from '../kit/mcp/client.js';
+import { localFileHint, readAtFiles } from './local-file-args.js';
 import { mergeArgs, type OneShotRequest } from './one-shot.js';
 import { openConfig } from './open.js';
 
@@ -37,7 +38,8 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
   try {
     const tools = await listAll(client, request.signal);
     const tool = findRemoteTool(tools, request.plugin, request.tool, url);
-    const args = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
+    const given = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
+    const args = readAtFiles(given, resolved.cwd);
     const onProgress = request.onProgress;
     let result: ToolResult;
     try {
@@ -60,12 +62,23 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
         return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.name} was cancelled: ${String(request.signal.reason)}`);
       throw error;
     }
-    const outcome: CallOutcome = result.isError ? { result, error: resultError(result) } : { result };
+    const outcome: CallOutcome = result.isError ? { result, error: withFileHint(resultError(result), given, resolved.cwd) } : { result };
     await request.onOutcome?.(outcome);
     return outcome;
   } finally {
     await client.close();
   }
+}
+
+/** A path the server refused that is a file here: the error says how to send it. */
+function withFileHint(
+  error: NonNullable<CallOutcome['error']>,
+  args: Record<string, unknown>,
+  cwd: string,
+): NonNullable<CallOutcome['error']> {
+  if (error.code !== 'NOT_FOUND' && error.code !== 'PATH_NOT_ALLOWED') return error;
+  const hint = localFileHint(args, cwd);
+  return hint ? { ...error, message: `${error.message}\n${hint}` } : error;
 }
 
 async function listAll(client: UpstreamClient, signal?: AbortSignal): Promise<Tool[]> {

@@ -48,6 +48,13 @@ export interface BackendContext<C = unknown> {
    */
   serving?: boolean;
   /**
+   * A listing that answered without the slow thing and with nothing to show for it (a server still
+   * starting, no list cached) says so, with a promise that settles once it knows more (after its
+   * `notifyListChanged`): a client's `tools/list` then waits for it, at most `timeouts.firstListMs`
+   * after it was said, for clients that list once and never follow `list_changed`. Absent outside `serve`.
+   */
+  listingPending?(settled: Promise<unknown>): void;
+  /**
    * Publishes a number for monitoring (`GET /metrics`): `read` is called at each scrape and its value
    * exported as the gauge `mcphost_<plugin>_<name>` (pob: `queue_length`). Registering a name again
    * replaces it. Absent where nothing scrapes (one-shot commands may still call it: it is a no-op).
@@ -206,6 +213,11 @@ export interface FileAccess {
    * message is the same whether the path exists or not; `field` names the argument in it.
    */
   resolve(pathArg: string, options?: { field?: string }): Promise<string>;
+  /**
+   * True for a client over the network: a message to it names a file as the client gave it, never
+   * by the server's absolute path (its folders are not the client's business).
+   */
+  readonly remote?: boolean;
 }
 
 /** Given to a tool handler, a resource read or a prompt. */

@@ -17,7 +17,7 @@ export default class Call extends HostCommand {
     '<%= config.bin %> call godot_search --query "move a character" --limit 5',
     'echo \'{"query":"timer"}\' | <%= config.bin %> call godot search --args -',
     '<%= config.bin %> call pob analyze_build --build build.xml --json',
-    '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob_lua_load_build --build-xml build.xml',
+    '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob_lua_load_build --build-xml @build.xml   # @: read here, sent as content',
     '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob lua_get_stats --build-id <build_id from the load>',
   ];
   static override usage = [

@@ -30,7 +30,8 @@ export default class Serve extends HostCommand {
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
     token: Flags.string({
-      description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.auth is set',
+      description:
+        'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.clients or http.auth is set',
     }),
     'tool-mode': Flags.option({
       options: ['flat', 'discover'] as const,
@@ -86,11 +87,18 @@ export default class Serve extends HostCommand {
       );
     }
     const info = { name: 'mcphost', version: this.config.version };
+    // pino loads only when there is a trail to write.
+    const auditFile = resolved.config.audit.file;
+    const audit = auditFile
+      ? await (await import('../audit/trail.js')).openAuditTrail(registry, { ...resolved.config.audit, file: auditFile })
+      : undefined;
     void registry.startEager();
     const live = flags.watch ? watchConfig(options, registry, { resolved, loaded }, logger) : undefined;
     const closeAll = (close: () => Promise<void>) => () => {
       live?.close();
-      return close().then(() => registry.close());
+      return close()
+        .then(() => registry.close())
+        .then(() => audit?.close());
     };
     const names = registry.hosts.map((h) => h.name).join(', ');
     if (httpServer) {

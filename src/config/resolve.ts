@@ -123,6 +123,7 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const imported = importClientServers(found.clients ?? [], config, sources, env);
 
   const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource, entries.unusable);
+  if (config.audit.file) config.audit.file = resolveFrom(sources, 'audit.file', config.audit.file, baseDir, cwd);
   if (config.files.roots) config.files.roots = config.files.roots.map((r, i) => resolveFrom(sources, `files.roots.${i}`, r, baseDir, cwd));
   const trusted = { trust: found.trust, unread: found.unread, withheld };
   return deepFreeze({

@@ -199,6 +199,15 @@ export const hostConfigSchema = z.strictObject({
       toolMs: positiveMs.default(60_000),
       startMs: positiveMs.default(30_000),
       shutdownMs: positiveMs.default(2_000),
+      firstListMs: z
+        .number()
+        .int()
+        .min(0)
+        .max(60_000)
+        .default(5_000)
+        .describe(
+          "serve: how long a listing waits for a mounted server still starting that has no list cached, before it answers without the server's tools (0: at once); list_changed follows",
+        ),
     })
     .prefault({}),
   cacheDir: z
@@ -229,6 +238,31 @@ export const hostConfigSchema = z.strictObject({
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(['error', 'warn', 'info', 'debug']).default('info') }).prefault({}),
+  audit: z
+    .strictObject({
+      file: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'the audit trail (one JSON line per tool call, read and prompt), written as <name>.1<ext>, <name>.2<ext>, …; unset: none',
+        ),
+      arguments: z.boolean().default(false).describe('keep each call’s arguments in the trail (credentials redacted)'),
+      maxBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .default(10 * 1024 * 1024)
+        .describe('size of one file of the trail before the next is started'),
+      keep: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .default(5)
+        .describe('older files of the trail kept besides the one being written; the oldest is removed past it'),
+    })
+    .prefault({}),
   tools: z
     .strictObject({
       mode: z
@@ -257,7 +291,15 @@ export const hostConfigSchema = z.strictObject({
  * Keys that widen who can reach the host or what it reads for them. From a file that is not trusted
  * they are withheld (their defaults apply) until it is approved, like its commands.
  */
-export const WIDENING_KEYS = ['http.host', 'http.allowedOrigins', 'http.allowedHosts', 'http.auth', 'http.clients', 'files.roots'] as const;
+export const WIDENING_KEYS = [
+  'http.host',
+  'http.allowedOrigins',
+  'http.allowedHosts',
+  'http.auth',
+  'http.clients',
+  'files.roots',
+  'audit.file',
+] as const;
 
 export type HostConfig = z.output<typeof hostConfigSchema>;
 export type PluginSection = z.output<typeof pluginSectionSchema>;

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Counter, Gauge, Histogram, Registry as PromRegistry, collectDefaultMetrics } from 'prom-client';
 import type { BackendHost } from '../registry/backend-host.js';
 import type { Registry } from '../registry/registry.js';
+import { clientLabel, outcomeKind } from '../audit/outcome.js';
 
 export interface MetricsSources {
   /** 2025-era HTTP sessions open now. */
@@ -71,9 +72,25 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
     },
   });
 
+  const byClient = new Counter({
+    name: 'mcphost_client_calls_total',
+    help: 'Tool calls by client (a named client, else token, oauth, anonymous or local) and outcome (policy, limit, transport, jsonrpc, tool_error, success)',
+    labelNames: ['client', 'outcome'],
+    registers: [prom],
+  });
+  const clientDuration = new Histogram({
+    name: 'mcphost_client_call_duration_seconds',
+    help: 'Tool call latency by client',
+    labelNames: ['client'],
+    buckets: BUCKETS,
+    registers: [prom],
+  });
+
   /** The label sets each tool's series were made with, so that they can be removed with it. */
   const series = new Map<string, { backend: string; kinds: Set<string> }>();
-  const stop = registry.onCall(({ tool, plugin, durationMs, outcome }) => {
+  const stop = registry.onCall(({ tool, plugin, durationMs, outcome, client, kind }) => {
+    // Reads and prompts are in the audit trail; these count tool calls.
+    if (kind !== undefined) return;
     const labels = { tool, backend: plugin };
     calls.inc(labels);
     duration.observe(labels, durationMs / 1000);
@@ -83,6 +100,10 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
       errors.inc({ ...labels, kind: outcome.error.kind });
       seen.kinds.add(outcome.error.kind);
     }
+    // Client labels are the named clients' names and a few kinds: they stay few, and are never removed.
+    const label = clientLabel(client?.identity);
+    byClient.inc({ client: label, outcome: outcomeKind(outcome) });
+    clientDuration.observe({ client: label }, durationMs / 1000);
   });
 
   /**

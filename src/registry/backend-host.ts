@@ -29,6 +29,8 @@ export interface BackendHostOptions {
   startMs: number;
   /** Listings answer at once and notify later (`mcphost serve`); see BackendContext.serving. */
   serving?: boolean;
+  /** How long a client's listing waits for what the backend said is pending (ctx.listingPending). */
+  listWaitMs?: number;
   /** Where clients' file arguments may point (ctx.files). */
   files: FileRoots;
   onListChanged(plugin: string, kind: ListKind): void;
@@ -49,6 +51,8 @@ export class BackendHost {
   private touched = false;
   private starting?: Promise<void>;
   private readonly options: BackendHostOptions;
+  /** Listings the backend said are pending (ctx.listingPending), each with when waiting for it ends. */
+  private readonly pendingLists = new Set<{ settled: Promise<unknown>; until: number }>();
 
   constructor(loaded: LoadedBackend, options: BackendHostOptions) {
     this.loaded = loaded;
@@ -63,12 +67,34 @@ export class BackendHost {
       signal: options.shutdown,
       notifyListChanged: (kind) => options.onListChanged(this.name, kind),
       serving: options.serving === true,
+      ...(options.serving &&
+        options.listWaitMs && {
+          listingPending: (settled: Promise<unknown>) => {
+            const entry = { settled, until: Date.now() + options.listWaitMs! };
+            this.pendingLists.add(entry);
+            void settled.then(
+              () => this.pendingLists.delete(entry),
+              () => this.pendingLists.delete(entry),
+            );
+          },
+        }),
       gauge: (name, help, read) => options.onGauge?.(this.name, name, help, read),
       withheld: loaded.withheld ?? [],
     };
     // Serving, said once at set-up (the features that need these say it again when used); a
     // one-shot command prints the error it gets, so a warning would say it twice.
     if (loaded.withheld?.length) this.context.logger[options.serving ? 'warn' : 'debug'](withheldText(loaded.withheld));
+  }
+
+  /** Resolves when every pending listing has settled or passed its wait (never rejects). */
+  async listingsSettled(): Promise<void> {
+    await Promise.all(
+      [...this.pendingLists].map(async ({ settled, until }) => {
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, until - Date.now()))));
+        await Promise.race([settled.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
+      }),
+    );
   }
 
   /** Starts the backend once; after a failure the next call tries again. */

@@ -22,12 +22,20 @@ export class HostClient {
   readonly identity: Identity;
   /** What its calls are held to, when it is a named client (access.ts). */
   readonly access?: ClientAccess;
+  /** The protocol era it speaks, once known (the audit trail records it). */
+  era?: 'legacy' | 'modern';
+  /** Its 2025-era HTTP session's id, once the session is open. */
+  session?: string;
   private readonly values = new Map<string, unknown>();
   private closed = false;
   private holds = 0;
   private closeWanted = false;
 
-  constructor(transport: ClientTransport, options: { remote?: boolean; id?: string; identity?: Identity; access?: ClientAccess } = {}) {
+  constructor(
+    transport: ClientTransport,
+    options: { remote?: boolean; id?: string; identity?: Identity; access?: ClientAccess; era?: 'legacy' | 'modern' } = {},
+  ) {
+    this.era = options.era;
     this.transport = transport;
     this.identity = options.identity ?? ANONYMOUS;
     this.access = options.access;

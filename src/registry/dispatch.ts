@@ -5,16 +5,16 @@ import type { InputRequiredResult, Logger, PromptResult, ResourceContents } from
 import { boundedCall, type BoundedCall } from './bounded-call.js';
 import type { Catalog } from './catalog.js';
 import type { HostClient } from './clients.js';
-import { InvalidParamsError } from './errors.js';
+import { CancelledError, InvalidParamsError, ShutdownError, TimeoutError } from './errors.js';
 import { runTool } from './invoke.js';
-import { argumentsTooLarge, type Limits } from './limits.js';
+import { argumentsTooLarge, measure, type Limits } from './limits.js';
 import { runPrompt } from './prompts.js';
 import type { CallOptions, CallRecord, PublishedTool } from './published.js';
-import { toReadContents, type CallOutcome } from './result.js';
-import { policyRefusal } from './policy-refusal.js';
+import { errorOutcome, toReadContents, type CallOutcome } from './result.js';
+import { admit, policyRefusal } from './policy-refusal.js';
 import { isUiUri, renameInContents } from './ui-names.js';
 import { ViewsRead } from './views-read.js';
-import { RequestError } from '../backend/errors.js';
+import { isRequestError, isToolError, RequestError } from '../backend/errors.js';
 import { POLICY_ERROR_CODE, type Verdict } from './policy.js';
 
 /** A resource read's answer, or the questions its handler asks the client first. */
@@ -51,10 +51,13 @@ export class Dispatch {
   }
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
+    // The client's policy first (a tool it may not call is refused whatever its limits), then its limits.
     const refused = policyRefusal(options.client, tool.publicName);
+    const admitted = refused ? undefined : admit(options.client, tool.publicName);
+    const stopped = refused ?? (admitted && 'outcome' in admitted ? admitted.outcome : undefined);
     // Copied only when the client is to be filled in (a relayed call's options come complete).
-    const run = refused
-      ? Promise.resolve(refused)
+    const run = stopped
+      ? Promise.resolve(stopped)
       : runTool(
           tool,
           args,
@@ -64,26 +67,43 @@ export class Dispatch {
     this.inFlight.add(run);
     const started = performance.now();
     void run.then((outcome) => {
+      if (admitted && 'release' in admitted) admitted.release();
       this.inFlight.delete(run);
       if (this.callListeners.size === 0) return;
-      const record = { tool: tool.publicName, plugin: tool.plugin, durationMs: performance.now() - started, outcome };
-      for (const listener of this.callListeners) {
-        try {
-          listener(record);
-        } catch (error) {
-          this.env.logger.debug(`call listener failed: ${(error as Error).message}`);
-        }
-      }
+      this.record({
+        tool: tool.publicName,
+        plugin: tool.plugin,
+        durationMs: performance.now() - started,
+        outcome,
+        client: options.client,
+        args,
+      });
     });
     return run;
+  }
+
+  /** Tells monitoring of a call that ended (or was refused before it reached the registry, as HTTP's 429). */
+  record(record: CallRecord): void {
+    for (const listener of this.callListeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.env.logger.debug(`call listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   /**
    * Reads a resource. An unknown URI throws UnknownNameError; a failing read throws its error, a
    * read past the tool timeout a TimeoutError, an answer above `limits.resultBytes` a ResultTooLargeError.
    */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadAnswer> {
+  readResource(uri: string, options: CallOptions = {}): Promise<ReadAnswer> {
+    return this.tracked('resource', uri.slice(0, 2000), options.client, undefined, (at) => this.read(uri, options, at));
+  }
+
+  private async read(uri: string, options: CallOptions, at: { plugin: string }): Promise<ReadAnswer> {
     const found = await this.catalog.route(uri);
+    at.plugin = found.target.plugin;
     const short = uri.slice(0, 200);
     await this.checkBackend(options.client, found.target.plugin);
     // A renamed view (ui-names.ts) is read under the URI its backend published, and answered under its new one.
@@ -100,12 +120,22 @@ export class Dispatch {
     return renamed?.renames ? { ...read, contents: renameInContents(read.contents, renamed.renames) } : read;
   }
 
-  async getPrompt(
+  getPrompt(
     name: string,
     args: Record<string, string> | undefined,
     options: CallOptions = {},
   ): Promise<PromptResult | InputRequiredResult> {
+    return this.tracked('prompt', name.slice(0, 200), options.client, args, (at) => this.prompt(name, args, options, at));
+  }
+
+  private async prompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: CallOptions,
+    at: { plugin: string },
+  ): Promise<PromptResult | InputRequiredResult> {
     const prompt = await this.catalog.prompt(name);
+    at.plugin = prompt.plugin;
     await this.checkBackend(options.client, prompt.plugin);
     const tooLarge = argumentsTooLarge(args);
     if (tooLarge) throw new InvalidParamsError(`Invalid arguments for prompt ${name}: ${tooLarge}`);
@@ -115,6 +145,29 @@ export class Dispatch {
       (value) => value as PromptResult,
     );
     return 'asks' in answered ? answered.asks : this.answerOf(answered, `prompt ${name}`);
+  }
+
+  /** Runs a read or a prompt and tells monitoring how it ended (the audit trail records each). */
+  private async tracked<T>(
+    kind: 'resource' | 'prompt',
+    name: string,
+    client: HostClient | undefined,
+    args: unknown,
+    work: (at: { plugin: string }) => Promise<T>,
+  ): Promise<T> {
+    if (this.callListeners.size === 0) return work({ plugin: '' });
+    const at = { plugin: '' };
+    const started = performance.now();
+    const done = (outcome: CallOutcome, responseBytes: number) =>
+      this.record({ tool: name, plugin: at.plugin, kind, durationMs: performance.now() - started, outcome, client, args, responseBytes });
+    try {
+      const value = await work(at);
+      done({ result: { content: [] } }, measure(value, 64 * 1024 * 1024).bytes);
+      return value;
+    } catch (error) {
+      done(readFailure(error), 0);
+      throw error;
+    }
   }
 
   async completeTemplate(uriTemplate: string, argument: string, value: string): Promise<string[]> {
@@ -128,6 +181,12 @@ export class Dispatch {
       (values) => values as string[],
     );
     return 'asks' in answered ? [] : this.answerOf(answered, `completing ${argument}`).slice(0, 100);
+  }
+
+  /** Refuses a subscription to a resource of a backend the client's policy keeps from it (as a read is refused). */
+  async checkWatch(uri: string, client: HostClient | undefined): Promise<void> {
+    if (!client?.access) return;
+    await this.checkBackend(client, (await this.catalog.route(uri)).target.plugin);
   }
 
   /** Whether a client may see the resources and prompts of `plugin` (its policy; anyone else may). */
@@ -168,4 +227,15 @@ export class Dispatch {
     if ('answer' in answered) return answered.answer;
     throw new Error(`${what}: the backend answered with a task, which only tool calls may`);
   }
+}
+
+/** How a failed read or prompt ended, in the kinds of a tool call's outcome (the client got a JSON-RPC error). */
+function readFailure(error: unknown): CallOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  if (isRequestError(error) && error.code === POLICY_ERROR_CODE) return errorOutcome('policy', error.code, message);
+  if (error instanceof TimeoutError) return errorOutcome('timeout', 'TIMEOUT', message);
+  if (error instanceof CancelledError) return errorOutcome('cancelled', 'CANCELLED', message);
+  if (error instanceof ShutdownError || (isToolError(error) && error.code === 'UNAVAILABLE'))
+    return errorOutcome('unavailable', 'UNAVAILABLE', message);
+  return errorOutcome('refused', isRequestError(error) ? error.code : 'ERROR', message);
 }

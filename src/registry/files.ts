@@ -47,16 +47,19 @@ export class FileRoots {
       const roots = [...new Set([...this.roots, this.cwd])];
       return { roots, resolve: async (pathArg) => path.resolve(this.cwd, pathArg) };
     }
-    return { roots: this.roots, resolve: (pathArg, options) => this.confine(pathArg, options?.field) };
+    return { roots: this.roots, remote: true, resolve: (pathArg, options) => this.confine(pathArg, options?.field) };
   }
 
   private async confine(pathArg: string, field = 'path'): Promise<string> {
     const roots = await this.realRoots();
+    // The roots are the server's folders: named to its own user (config, doctor), never to a network client.
     const refuse = () =>
       new ToolError(
         `${field}: not allowed: a client connected over the network may name only files inside ${
-          roots.length ? roots.map((r) => r.path).join(', ') : 'the configured roots (none are set: files.roots in .mcprc)'
-        }`,
+          roots.length
+            ? "the server's file roots (files.roots; a relative path is taken from the first)"
+            : 'the file roots, and the server has none (files.roots)'
+        }; send the file's content instead`,
         { code: PATH_NOT_ALLOWED, data: { field } },
       );
     // Relative to the first folder root; with none, a relative path names nothing a remote client may read.

@@ -21,7 +21,7 @@ export interface LifecycleParts {
   localClient: HostClient;
   shutdown: AbortController;
   logger: Logger;
-  timeouts: { startMs: number; shutdownMs: number };
+  timeouts: { startMs: number; shutdownMs: number; firstListMs?: number };
   serving?: boolean;
 }
 
@@ -47,6 +47,7 @@ export class Lifecycle {
       shutdown: shutdown.signal,
       startMs: timeouts.startMs,
       serving,
+      listWaitMs: timeouts.firstListMs,
       files,
       onListChanged: (_plugin, kind) => this.listChanged(kind),
       onGauge: (plugin, name, help, read) => this.gaugeMap.set(`${plugin}\u0000${name}`, { plugin, name, help, read }),

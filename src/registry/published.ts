@@ -88,12 +88,20 @@ export interface CallOptions {
   trace?: TraceContext;
 }
 
-/** One finished tool call, for monitoring. */
+/** One finished tool call, for monitoring and the audit trail. */
 export interface CallRecord {
   tool: string;
   plugin: string;
   durationMs: number;
   outcome: CallOutcome;
+  /** Who called (absent for the host's own in-process client). */
+  client?: HostClient;
+  /** The arguments as sent (the audit trail keeps them only with `audit.arguments`). */
+  args?: unknown;
+  /** A resource read (`tool` is its URI) or a prompt get (`tool` is its name); absent for a tool call. */
+  kind?: 'resource' | 'prompt';
+  /** The answer's size, where `outcome.result` does not hold the answer (reads and prompts). */
+  responseBytes?: number;
 }
 
 /** A gauge a backend published (ctx.gauge). */

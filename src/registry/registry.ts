@@ -58,6 +58,15 @@ export class Registry {
     return registry;
   }
 
+  /**
+   * Resolves once the listings backends said are pending (a mounted server still starting, nothing
+   * cached) are known, or each has waited `timeouts.firstListMs` since it was said: what a client's
+   * `tools/list` waits for, so the first one after start-up lists the servers that come up in time.
+   */
+  async listingsSettled(): Promise<void> {
+    await Promise.all(this.hosts.map((h) => h.listingsSettled()));
+  }
+
   host(plugin: string): BackendHost | undefined {
     return this.hosts.find((h) => h.name === plugin);
   }
@@ -84,6 +93,11 @@ export class Registry {
   /** Told of every finished tool call (metrics). */
   onCall(listener: (record: CallRecord) => void): () => void {
     return this.dispatch.onCall(listener);
+  }
+
+  /** Tells the onCall listeners of a call refused before it reached the registry (HTTP's 429). */
+  recordCall(record: CallRecord): void {
+    this.dispatch.record(record);
   }
 
   /** The gauges the backends published (ctx.gauge). */
@@ -150,9 +164,17 @@ export class Registry {
 
   /**
    * Subscribes `listener` to changes of `uri`. Throws UnknownNameError for a URI no backend serves
-   * and NotWatchableError for one whose backend cannot watch it; resolves to the unsubscribe.
+   * and NotWatchableError for one whose backend cannot watch it, a RequestError (-32003) for one
+   * `client`'s policy keeps from it; resolves to the unsubscribe.
    */
-  watch(uri: string, listener: (uri: string) => void): Promise<() => void> {
+  /** Refuses (RequestError -32003) a watch of `uri` that `client`'s policy keeps from it; an unknown URI throws UnknownNameError. */
+  checkWatch(uri: string, client: HostClient): Promise<void> {
+    return this.dispatch.checkWatch(uri, client);
+  }
+
+  async watch(uri: string, listener: (uri: string) => void, client?: HostClient): Promise<() => void> {
+    // A client may hear of changes only to what it may read (its policy, like resources/read).
+    await this.dispatch.checkWatch(uri, client);
     return this.lifecycle.watch(uri, listener);
   }
 

@@ -9,11 +9,13 @@ import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { HostClient } from '../registry/clients.js';
 import { clientAccess } from '../registry/access.js';
+import { limitRefusal } from '../registry/policy-refusal.js';
+import { limitedCall, tooManyRequests } from './limit-gate.js';
 import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createServices } from './services.js';
-import { holdListenWatches, listenedResources } from './subscriptions.js';
+import { holdListenWatches, keepReadable, listenedResources } from './subscriptions.js';
 import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
@@ -91,7 +93,7 @@ export async function serveOnHttp(
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const identity = identityOf(authInfo);
-      const client = new HostClient('http', { identity, access: accessOf(identity) });
+      const client = new HostClient('http', { identity, access: accessOf(identity), era: 'modern' });
       const server = createServer(registry, info, { client, era: 'modern', services });
       server.onclose = () => client.close(logger);
       return server;
@@ -176,12 +178,15 @@ export async function serveOnHttp(
             requestId(body),
           );
     }
-    const client = new HostClient('http', { identity, access: accessOf(identity) });
+    const client = new HostClient('http', { identity, access: accessOf(identity), era: 'legacy' });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
-      onsessioninitialized: (newId) => sessions.add(newId, { transport, server, client }, owner),
+      onsessioninitialized: (newId) => {
+        client.session = newId;
+        sessions.add(newId, { transport, server, client }, owner);
+      },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -246,13 +251,33 @@ export async function serveOnHttp(
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
-      if (!known && !(await isLegacyRequest(await toWebRequest(req, body)))) {
+      const modernRequest = !known && !(await isLegacyRequest(await toWebRequest(req, body)));
+      const access = accessOf(identity);
+      const limited = limitedCall(body, access);
+      if (limited && access) {
+        const outcome = limitRefusal(access.name, limited.tool, limited.refusal);
+        const client = new HostClient('http', { identity, access, era: modernRequest ? 'modern' : 'legacy' });
+        if (typeof sid === 'string') client.session = sid;
+        const args = (body as { params?: { arguments?: unknown } }).params?.arguments;
+        registry.recordCall({
+          tool: limited.tool,
+          plugin: registry.listedTool(limited.tool)?.plugin ?? '',
+          durationMs: 0,
+          outcome,
+          client,
+          args,
+        });
+        return tooManyRequests(res, outcome.refused!, requestId(body));
+      }
+      if (modernRequest) {
         const mismatch = await paramMismatch(body, req);
         if (mismatch) return jsonError(res, 400, -32020, `Bad Request: ${mismatch}`, requestId(body));
-        const uris = listenedResources(body);
+        const listener = access ? new HostClient('http', { identity, access, era: 'modern' }) : undefined;
+        // The stream is told of every change to what it names: a resource its policy keeps from it is taken off the list.
+        const uris = listener ? await keepReadable(registry, body, listener) : listenedResources(body);
         if (uris.length > 0) {
           const ended = new Promise((resolve) => res.once('close', resolve));
-          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
+          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger, listener);
         }
         return modernNode(req, res, body);
       }

@@ -76,7 +76,10 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   const tools = toolSurface(registry);
   // A client that renders views is listed their `_meta` and the tools for views only (registry/views.ts).
   const views = (ctx: ServerContext) => rendersViews(capabilitiesOf(server, ctx));
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await tools.list(views(ctx), client) }));
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    await registry.listingsSettled();
+    return { tools: await tools.list(views(ctx), client) };
+  });
   // A named client is listed the resources and prompts of the backends its policy lets it use.
   const usable = async <T extends { plugin: string }>(entries: T[]): Promise<T[]> => {
     if (!client.access) return entries;
@@ -96,7 +99,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   });
   installReadCalls(server, registry, { client, services, session, toProtocolError });
   if (modern) installTaskHandlers(server, services.tasks, callerKey(client.identity));
-  installSubscriptions(server, registry);
+  installSubscriptions(server, registry, client);
 
   server.setRequestHandler('resources/list', async (_request, ctx) => {
     const shown = views(ctx);
@@ -131,7 +134,13 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
 
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params;
-    const values = ref.type === 'ref/resource' ? await registry.completeTemplate(ref.uri, argument.name, argument.value) : [];
+    // A template of a backend the client may not read completes to nothing, as one that does not exist.
+    const template =
+      ref.type === 'ref/resource' && client.access
+        ? (await usable(await registry.resourceTemplates())).find((t) => t.def.uriTemplate === ref.uri)
+        : undefined;
+    const hidden = ref.type === 'ref/resource' && client.access !== undefined && template === undefined;
+    const values = ref.type === 'ref/resource' && !hidden ? await registry.completeTemplate(ref.uri, argument.name, argument.value) : [];
     return { completion: { values, total: values.length, hasMore: false } };
   });
 

@@ -74,6 +74,7 @@ export function serveOnStdio(
   const transport = createStdioTransport(stdin, stdout, observe, fast?.take);
   const handle = serveStdio(
     ({ era }) => {
+      client.era = era;
       const server = createServer(registry, info, { confirmProgress: era === 'legacy', client, era, services, session });
       unsubscribers.push(attachListChanged(registry, server));
       pinned = server;

@@ -24,7 +24,7 @@ describe('host config', () => {
   it('fills defaults and says each value came from the defaults', () => {
     const r = resolveConfig({ found: { raw: {} }, env: {}, cwd: '/w' });
     expect(r.config.http).toMatchObject({ host: '127.0.0.1', port: 7010, maxBodyBytes: 4 * 1024 * 1024 });
-    expect(r.config.timeouts).toEqual({ toolMs: 60_000, startMs: 30_000, shutdownMs: 2_000 });
+    expect(r.config.timeouts).toEqual({ toolMs: 60_000, startMs: 30_000, shutdownMs: 2_000, firstListMs: 5_000 });
     expect(describeSource(r.sources.get('http.port')!)).toBe('default');
   });
 
@@ -91,7 +91,7 @@ describe('host config', () => {
     const paths = e.lines.map((l) => l.path).sort();
     expect(paths).toEqual(['htpp', 'http.prot']);
     expect(e.lines.find((l) => l.path === 'htpp')!.message).toMatch(
-      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, log, tools, files\)/,
+      /unknown key \(known keys: plugins, servers, mcpServers, imports, http, timeouts, cacheDir, limits, tasks, log, audit, tools, files\)/,
     );
   });
 

@@ -138,10 +138,26 @@ describe('an HTTP server that accepts the connection and never answers', () => {
 });
 
 describe('a server that comes up after mcphost', () => {
-  it('has its tools announced with tools/list_changed once it answers', async () => {
+  it('is waited for by the first tools/list (nothing cached yet), so a client that lists once sees its tools', async () => {
     const tmp = tempDir();
     const gate = path.join(tmp.dir, 'go');
     writeConfig(tmp.dir, {
+      servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
+    });
+    const session = await serveInProcess({ cwd: tmp.dir });
+    try {
+      setTimeout(() => writeFileSync(gate, 'go'), 300);
+      expect((await session.client.listTools()).tools.map((t) => t.name)).toContain('late_echo');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('past timeouts.firstListMs, is listed without its tools, then announced with tools/list_changed once it answers', async () => {
+    const tmp = tempDir();
+    const gate = path.join(tmp.dir, 'go');
+    writeConfig(tmp.dir, {
+      timeouts: { firstListMs: 300 },
       servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
     });
     const session = await serveInProcess({ cwd: tmp.dir });
@@ -162,6 +178,7 @@ describe('a server that comes up after mcphost', () => {
     const tmp = tempDir();
     const gate = path.join(tmp.dir, 'go');
     writeConfig(tmp.dir, {
+      timeouts: { firstListMs: 0 },
       servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
     });
     const session = await serveInProcess({ cwd: tmp.dir });

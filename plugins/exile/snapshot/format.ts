@@ -1,6 +1,7 @@
 // The snapshot document (format `mcphost-exile-snapshot`, version 1), as written by the recorder
 // and read by the loader. docs/exile-snapshot.md is the reference; keep the two in step.
 import * as z from 'zod';
+import { writesSchema } from './writes.js';
 
 export const SNAPSHOT_FORMAT = 'mcphost-exile-snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -75,6 +76,8 @@ export const documentSchema = z.object({
     })
     .loose()
     .optional(),
+  /** How the recorded HUD writes its answers (writes.ts); absent in older snapshots: the seed's forms. */
+  hud: z.object({ writes: writesSchema }).optional(),
   roots: z.record(z.string(), z.unknown()),
   types: z.record(z.string(), typeInfoSchema).default({}),
 });

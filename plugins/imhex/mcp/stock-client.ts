@@ -5,7 +5,7 @@
 // what every ImHex call needs: ImHex's tool list, and the data-source check that keeps ImHex from
 // crashing on tools that assume a file is open (known-tools.ts).
 import * as z from 'zod';
-import { ToolError, UnavailableError, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
+import { ToolError, UnavailableError, type ClientInfo, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
 import { UpstreamClient, type UpstreamStatus } from '../../../src/kit/upstream.js';
 import { RpcCode } from '../protocol.js';
 import { KNOWN_TOOLS, NEEDS_DATA_SOURCE, type KnownTool } from './known-tools.js';
@@ -32,6 +32,15 @@ export interface CallOptions {
 
 const dataSource = z.object({ name: z.string(), type: z.string(), size: z.number(), is_writable: z.boolean(), handle: z.number() });
 export type DataSource = z.output<typeof dataSource>;
+
+/** The data source one client chose (open_file, select_data_source); none: it works on the user's. */
+export interface ClientSource {
+  handle?: number;
+}
+
+/** The client's choice, kept for as long as the client is connected (a one-shot call has its own). */
+export const clientSource = (client: ClientInfo | undefined): ClientSource =>
+  client ? client.state<ClientSource>('imhex/stock-source', () => ({})) : {};
 const dataSources = z.object({ data_sources: z.array(dataSource) });
 
 const ENABLE_HINT =
@@ -46,6 +55,10 @@ export class StockImHex {
   private lastListed?: KnownTool[];
   private listing?: Promise<KnownTool[]>;
   private closed = false;
+  /** ImHex's current data source as last seen: ImHex has one for the whole program, its clients one each here. */
+  private currentHandle?: number;
+  private userHandle?: number;
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: StockImHexOptions) {
     this.o = options;
@@ -120,11 +133,102 @@ export class StockImHex {
     return (await this.connect(signal)).some((t) => t.name === name);
   }
 
-  /** Calls one of ImHex's tools; for those that need an open data source, checks there is one first. */
-  async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
+  /**
+   * Calls one of ImHex's tools for a client (`source`: the data source it chose, kept by the
+   * caller); for those that need an open data source, checks there is one first and runs on the
+   * client's. open_file and select_data_source make their answer the client's choice.
+   */
+  async call(name: string, args: Record<string, unknown>, options: CallOptions & { source?: ClientSource } = {}): Promise<ToolResult> {
     await this.connect(options.signal);
-    if (NEEDS_DATA_SOURCE.has(name)) await this.openSources(options);
-    return this.raw(name, args, options);
+    const source = options.source ?? {};
+    if (name === 'open_file' || name === 'select_data_source') {
+      if (name === 'select_data_source') await this.openSources(options);
+      return this.exclusive(async () => {
+        await this.learnUser(options);
+        const result = await this.raw(name, args, options);
+        const answer = result.structuredContent as { handle?: unknown; selected_handle?: unknown; size?: unknown } | undefined;
+        const handle = name === 'open_file' ? answer?.handle : answer?.selected_handle;
+        // A file ImHex failed to open answers size 0 and is gone: nothing changed.
+        if (typeof handle === 'number' && !(name === 'open_file' && answer?.size === 0)) {
+          this.currentHandle = handle;
+          source.handle = handle;
+        }
+        return result;
+      });
+    }
+    if (!NEEDS_DATA_SOURCE.has(name)) return this.raw(name, args, options);
+    await this.openSources(options);
+    return this.onSource(
+      source.handle,
+      async () => {
+        const result = await this.raw(name, args, options);
+        const handle = (result.structuredContent as { handle?: unknown } | undefined)?.handle;
+        return { value: result, handle: typeof handle === 'number' ? handle : undefined };
+      },
+      options,
+    );
+  }
+
+  /**
+   * Runs `work` with data source `handle` current in ImHex (selected first when another one is),
+   * under one lock: no other client's selection comes between the select and the work. `handle`
+   * undefined (a client that chose none) runs on the user's: the one ImHex had current by its own
+   * doing (its window), restored when a client's selection replaced it. `work` says which handle
+   * ImHex answered for; an answer for another than expected is the user's doing, and noted so.
+   */
+  async onSource<T>(handle: number | undefined, work: () => Promise<{ value: T; handle?: number }>, options: CallOptions = {}): Promise<T> {
+    return this.exclusive(async () => {
+      for (let attempt = 0; ; attempt++) {
+        const want = handle ?? this.userHandle;
+        if (want !== undefined && this.currentHandle !== want) {
+          try {
+            await this.select(want, options);
+          } catch (error) {
+            if (handle !== undefined) throw error;
+            this.userHandle = undefined; // the user's file was closed: whatever ImHex has current is theirs now
+          }
+        }
+        const expected = this.currentHandle;
+        const { value, handle: answered } = await work();
+        if (answered !== undefined) {
+          if (expected === undefined || answered !== expected) this.userHandle = answered;
+          this.currentHandle = answered;
+        }
+        // The user switched tabs in ImHex's window meanwhile: select again, once.
+        if (handle === undefined || answered === undefined || answered === handle || attempt > 0) return value;
+      }
+    });
+  }
+
+  /** One thing at a time that depends on which data source is current. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Before mcphost first changes ImHex's current data source, which one the user had: a client
+   * that chose none keeps reading that one.
+   */
+  private async learnUser(options: CallOptions): Promise<void> {
+    if (this.userHandle !== undefined) return;
+    const { data_sources } = await this.structured('list_open_data_sources', {}, dataSources, options);
+    if (data_sources.length === 0) return;
+    const probe = await this.structured('read_data', { address: 0, size: 0 }, z.object({ handle: z.number() }).passthrough(), options);
+    this.userHandle = probe.handle;
+    this.currentHandle = probe.handle;
+  }
+
+  private async select(handle: number, options: CallOptions): Promise<void> {
+    await this.learnUser(options);
+    const { selected_handle } = await this.structured('select_data_source', { handle }, z.object({ selected_handle: z.number() }), options);
+    this.currentHandle = selected_handle;
+    if (selected_handle !== handle)
+      throw new ToolError(
+        `ImHex has no data source with handle ${handle} open any more (was it closed?): choose one with imhex_select_data_source (imhex_list_open_data_sources lists them) or open one with imhex_open_file`,
+        { code: RpcCode.NO_PROVIDER, data: { handle } },
+      );
   }
 
   /** The open data sources; a -32001 error naming what to do when there is none. */

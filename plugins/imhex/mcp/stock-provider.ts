@@ -3,15 +3,20 @@
 // byte per system call, so pieces bound each request's time); its base64 is decoded here. ImHex
 // answers zeros for bytes past the end of the data (mcp_tools.cpp reads into a zeroed buffer that
 // FileProvider::readRaw leaves untouched), so every read is cut at the data source's size.
-// Search runs here over those pieces. Writing and the selection have no tool in stock ImHex: they
+// Search runs here over those pieces, and the file map counts them on a worker (stock-map.ts).
+// With several clients, each reads the data source it chose (open_file, select_data_source), or
+// the user's when it chose none: ImHex has one current source, switched per request under a lock
+// (StockImHex.onSource). Writing and the selection have no tool in stock ImHex: they
 // use one when the ImHex in use lists it (write_data, get_selection, set_selection), and answer a
 // clear refusal otherwise.
 import * as z from 'zod';
 import { ToolError, type HealthReport } from '../../../src/backend/index.js';
 import { addressString, RpcCode, selectionResult, setSelectionResult } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
+import { buildMap, planMap, type FileMap, type FileMapRequest } from '../file-map.js';
 import { chunkedSearch } from '../local/search.js';
-import { StockImHex, type DataSource } from './stock-client.js';
+import { clientSource, StockImHex, type DataSource } from './stock-client.js';
+import { stockHistograms } from './stock-map.js';
 
 export interface StockProviderOptions {
   pieceBytes: number;
@@ -37,14 +42,39 @@ export class StockProvider implements ImHexProvider {
     this.label = `stock ImHex via \`${imhex.commandLine}\``;
   }
 
+  /** One read_data on the client's data source (see StockImHex.onSource). */
+  private piece(address: number, size: number, call: ProviderCall) {
+    return this.imhex.onSource(
+      clientSource(call.client).handle,
+      async () => {
+        const r = await this.imhex.structured('read_data', { address, size }, readData, { signal: call.signal });
+        return { value: r, handle: r.handle };
+      },
+      { signal: call.signal },
+    );
+  }
+
+  /** The client's data source, when it chose one: it must still be open. */
+  private chosen(call: ProviderCall, sources: DataSource[]): DataSource | undefined {
+    const handle = clientSource(call.client).handle;
+    if (handle === undefined) return undefined;
+    const found = sources.find((s) => s.handle === handle);
+    if (!found)
+      throw new ToolError(
+        `the data source you chose (handle ${handle}) is no longer open in ImHex: choose one with imhex_select_data_source or open one with imhex_open_file`,
+        { code: RpcCode.NO_PROVIDER, data: { handle } },
+      );
+    return found;
+  }
+
   /** Reads `length` bytes at `position` into `into`, piece by piece; stops at the end of the data. */
   private async read(into: Buffer, length: number, position: number, call: ProviderCall, known?: DataSource[]): Promise<number> {
     const sources = known ?? (await this.imhex.openSources({ signal: call.signal }));
-    let size = sources.length === 1 ? sources[0].size : Infinity;
+    let size = (this.chosen(call, sources) ?? (sources.length === 1 ? sources[0] : undefined))?.size ?? Infinity;
     let got = 0;
     while (got < length && position + got < size) {
       const want = Math.min(length - got, this.o.pieceBytes, size - position - got);
-      const r = await this.imhex.structured('read_data', { address: position + got, size: want }, readData, { signal: call.signal });
+      const r = await this.piece(position + got, want, call);
       if (size === Infinity) size = sources.find((s) => s.handle === r.handle)?.size ?? Infinity;
       const bytes = Buffer.from(r.data, 'base64');
       const valid = Math.max(0, Math.min(bytes.length, want, size - position - got));
@@ -64,8 +94,10 @@ export class StockProvider implements ImHexProvider {
   /** The current data source (with several open, reading nothing at 0 tells which one is current). */
   private async current(call: ProviderCall): Promise<DataSource> {
     const sources = await this.imhex.openSources({ signal: call.signal });
+    const mine = this.chosen(call, sources);
+    if (mine) return mine;
     if (sources.length === 1) return sources[0];
-    const probe = await this.imhex.structured('read_data', { address: 0, size: 0 }, readData, { signal: call.signal });
+    const probe = await this.piece(0, 0, call);
     const found = sources.find((s) => s.handle === probe.handle);
     if (!found)
       throw new ToolError(`ImHex's current data source (handle ${probe.handle}) is not among its open ones; try again`, {
@@ -90,6 +122,36 @@ export class StockProvider implements ImHexProvider {
         call.progress && (({ done, total }) => call.progress!({ progress: done, total, message: `searched ${done} of ${total} bytes` })),
     });
     return r.truncated ? { offsets: r.offsets, truncated: true as const } : { offsets: r.offsets };
+  }
+
+  /** The file map, read through read_data and counted on a worker (stock-map.ts). */
+  async fileMap(request: FileMapRequest, call: ProviderCall): Promise<FileMap> {
+    const source = await this.current(call);
+    const plan = planMap(request, source.size);
+    let reported = 0;
+    const counts = await stockHistograms(
+      plan,
+      async (offset, length) => {
+        const r = await this.piece(offset, length, call);
+        if (r.handle !== source.handle)
+          throw new ToolError(`ImHex switched data source while the map was read (handle ${r.handle}, not ${source.handle}); map again`, {
+            code: 'BAD_RESPONSE',
+          });
+        return { base64: r.data, valid: Math.max(0, Math.min(length, source.size - offset)) };
+      },
+      {
+        pieceBytes: this.o.pieceBytes,
+        signal: call.signal,
+        onProgress:
+          call.progress &&
+          ((done, total) => {
+            if (done - reported < total / 100 && done < total) return;
+            reported = done;
+            call.progress!({ progress: done, total, message: `mapped ${done} of ${total} bytes` });
+          }),
+      },
+    );
+    return buildMap(plan, source.size, counts);
   }
 
   /** No request of its own: get_offset_info reads the bytes next, which checks a data source is open. */

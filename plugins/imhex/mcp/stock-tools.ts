@@ -6,7 +6,7 @@
 import type { CallContext, ToolDef } from '../../../src/backend/index.js';
 import type { ImHexConfig } from '../config.js';
 import type { KnownTool } from './known-tools.js';
-import type { StockImHex } from './stock-client.js';
+import { clientSource, type StockImHex } from './stock-client.js';
 
 /** A call on behalf of a client is bounded by its own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
@@ -43,6 +43,7 @@ export function stockToolDefs(
         (await stockFor(ctx)).call(t.name, await fileArgs(t.name, (args ?? {}) as Record<string, unknown>, ctx), {
           signal: ctx.signal,
           timeoutMs: BACKSTOP_MS,
+          source: clientSource(ctx.client),
         }),
     }));
 }

@@ -9,7 +9,8 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
 import type { UpstreamClient } from './client.js';
-import { createDefs, globMatcher, templateVariables } from './defs.js';
+import { createDefs, templateVariables } from './defs.js';
+import { globMatcher } from '../glob.js';
 import { listCache, type ListKey } from './list-cache.js';
 
 export { globMatcher, templateVariables };
@@ -99,7 +100,10 @@ export function createMirror(options: MirrorOptions): Mirror {
     notifyHost ??= ctx.notifyListChanged;
     if (client.state !== 'connected' && ctx.serving) {
       connectLater();
-      return (remembered(key) as T[] | undefined) ?? [];
+      const last = remembered(key) as T[] | undefined;
+      // Nothing to show yet (a cold cache): a client's listing may wait a little for this connect.
+      if (!last && background) ctx.listingPending?.(background);
+      return last ?? [];
     }
     try {
       const items = await read();

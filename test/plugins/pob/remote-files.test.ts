@@ -57,7 +57,8 @@ describe('a remote client naming files in pob build arguments', () => {
   });
 
   it('gets one refusal for /etc/passwd, a missing path and a build outside the roots', async () => {
-    const refusal = `build: not allowed: a client connected over the network may name only files inside ${builds}`;
+    // The roots are named to no network client: they are the server's folders.
+    const refusal = `build: not allowed: a client connected over the network may name only files inside the server's file roots (files.roots; a relative path is taken from the first); send the file's content instead`;
     const answers = await Promise.all(
       [
         '/etc/passwd',
@@ -79,15 +80,15 @@ describe('a remote client naming files in pob build arguments', () => {
     const encoded = (await host.client.callTool({ name: 'pob_encode', arguments: { xml: 'mine.xml' } })) as Result;
     const code = textOf(encoded).trim();
     expect((await host.analyze(code)).structuredContent).toMatchObject({ source: 'code' });
-    // A missing file inside the roots may be named as missing: the client may know what the roots hold.
-    expect(textOf(await host.analyze('gone.xml'))).toBe(`build: no such file: ${path.join(builds, 'gone.xml')}`);
+    // A missing file inside the roots may be named as missing, as the client named it (not by the server's path).
+    expect(textOf(await host.analyze('gone.xml'))).toBe('build: no such file: gone.xml');
   });
 
   it('may name no file at all when no roots are configured and no plugin setting names a path', async () => {
     const bare = await remoteHost(project.write('bare.yaml', 'plugins:\n  pob: {}\n'));
     try {
       expect(textOf(await bare.analyze(path.join(builds, 'mine.xml')))).toBe(
-        'build: not allowed: a client connected over the network may name only files inside the configured roots (none are set: files.roots in .mcprc)',
+        "build: not allowed: a client connected over the network may name only files inside the file roots, and the server has none (files.roots); send the file's content instead",
       );
     } finally {
       await bare.client.close();

@@ -13,6 +13,7 @@ import { RecordBudget, type BudgetLimits, type CutReason } from './budget.js';
 import { GraphBuilder, type Job } from './graph.js';
 import { Identities } from './identity.js';
 import { TypeBook } from './types.js';
+import { learnWrites } from './learn.js';
 import { unwrapResult, type ExploreNode } from './values.js';
 
 export interface RecordOptions extends BudgetLimits {
@@ -31,6 +32,8 @@ export interface RecordOptions extends BudgetLimits {
   logger?: Logger;
   /** Extra `source` fields for the header (the HUD's URL). */
   source?: Record<string, unknown>;
+  /** Learn the HUD's forms from a few evals after the walk (default true; record/learn.ts). */
+  learn?: boolean;
 }
 
 const SKIPPED_BY_DEFAULT = new Set(['Files', 'Memory']);
@@ -128,7 +131,14 @@ class Recorder {
     await this.drain();
     this.identities.redirect(roots);
     for (const glob of this.options.types ?? []) if (!this.budget.spent()) await this.recordMatchingTypes(glob);
+    const doc = this.document(wanted, roots);
+    // The HUD's own forms (past the depth limit, collections, enums, structs), from a few evals of what was recorded.
+    if (!this.budget.spent() && this.options.learn !== false) doc.hud = { writes: await learnWrites(this.remote, doc, this.calls.signal) };
     this.options.progress?.({ progress: 100, total: 100, message: `done: ${this.budget.calls} calls, ${this.budget.objects} objects` });
+    return doc;
+  }
+
+  private document(wanted: string[], roots: Record<string, SnapshotValue>): SnapshotDocument {
     return {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,

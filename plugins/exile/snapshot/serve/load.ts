@@ -2,6 +2,7 @@
 // then one pass over the object graph that checks every value, resolves `$ref`s (shared and circular
 // objects become the same JS object) and shares equal enum values. Errors name the path:
 // `roots.Entities.$values[17].Position: ...`.
+import { SEED_WRITES } from '../writes.js';
 import { issueLines, NotRegularFileError, readRegularFile } from '../../../../src/kit/index.js';
 import { documentSchema, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type TypeInfo } from '../format.js';
 import { DictValue, EnumValue, ListValue, setOwn, type Key, type ObjectValue, type Value } from '../model.js';
@@ -95,6 +96,7 @@ export function parseSnapshot(input: string | unknown, file?: string): Snapshot 
     version: parsed.data.version,
     recordedAt: parsed.data.recordedAt,
     source: parsed.data.source,
+    writes: parsed.data.hud?.writes ?? SEED_WRITES,
     file,
   });
 }

@@ -4,6 +4,7 @@ import type { Budget, OutputCap } from './eval/budget.js';
 import { formatNumber, toText } from './eval/ops.js';
 import { DictValue, EnumValue, ListValue, isObject, memberKeys, setOwn, type ObjectValue, type Value } from '../model.js';
 import type { Snapshot } from './snapshot.js';
+import { pastDepthCollection } from '../writes.js';
 
 /** Items shown per collection in eval and query answers. */
 const ITEMS_SHOWN = 100;
@@ -20,27 +21,32 @@ export function serialize(v: Value, depth: number, ctx: SerializeContext, ancest
   ctx.budget.tick();
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : formatNumber(v);
-  if (v instanceof EnumValue) return v.name;
+  const writes = ctx.snapshot.header.writes;
+  if (v instanceof EnumValue) return writes.enums === 'value' ? v.value : v.name;
   const shown = ctx.items ?? ITEMS_SHOWN;
   if (v instanceof ListValue) {
-    if (depth <= 0) return { count: v.count };
+    if (depth <= 0) return pastDepthCollection(writes, v.type, v.count);
     const items = v.items.slice(0, shown).map((x) => serialize(x, depth - 1, ctx, ancestors));
+    if (writes.collections === 'bare') return items;
     return items.length < v.count ? { count: v.count, items, truncated: true } : { count: v.count, items };
   }
   if (v instanceof DictValue) {
-    if (depth <= 0) return { count: v.count };
+    if (depth <= 0) return pastDepthCollection(writes, v.type, v.count);
     const items: Record<string, unknown> = {};
     let n = 0;
     for (const [k, x] of v.map) {
       if (n++ >= shown) break;
       setOwn(items, String(k), serialize(x, depth - 1, ctx, ancestors));
     }
+    if (writes.collections === 'bare') return items;
     return n < v.count ? { count: v.count, items, truncated: true } : { count: v.count, items };
   }
   const o = v as ObjectValue;
-  // A struct is a value, not a reference: the HUD writes it whole at any depth ({ X, Y, Z }, never
-  // its ToString() text), and it cannot contain itself, so only the answer cap bounds it.
+  // A struct is a value, not a reference: the seed's HUD writes it whole at any depth ({ X, Y, Z }),
+  // and it cannot contain itself, so only the answer cap bounds it; a HUD that writes it as its
+  // ToString() text was heard doing so by the recorder (writes.structs).
   const struct = !o.$truncated && ctx.snapshot.isStruct(o.$type);
+  if (struct && writes.structs === 'text') return counted(toText(o, ctx.snapshot), ctx);
   if (!struct && (depth <= 0 || o.$truncated)) return counted(toText(o, ctx.snapshot), ctx);
   if (ancestors.includes(o)) return `<circular: ${toText(o, ctx.snapshot)}>`;
   const out: Record<string, unknown> = {};

@@ -2,11 +2,14 @@
 // explore need (short names, inherited members, which members hold floating-point numbers).
 import type { MemberInfo, MethodInfo, TypeInfo } from '../format.js';
 import { shortType, type Value } from '../model.js';
+import type { HudWrites } from '../writes.js';
 
 export interface SnapshotHeader {
   version: number;
   recordedAt?: string;
   source?: Record<string, unknown>;
+  /** How the recorded HUD writes its answers (the seed's forms for a snapshot that does not say). */
+  writes: HudWrites;
   file?: string;
 }
 

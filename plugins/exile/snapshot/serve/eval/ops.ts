@@ -160,13 +160,17 @@ export function formatNumber(n: number): string {
   return String(n).replace('e', 'E');
 }
 
+const single = (n: number) => (Number.isFinite(n) ? Number(Math.fround(n).toPrecision(7)) : n);
+
 /** System.Numerics vectors print as `<1, 2, 3>`, SharpDX's (ExileApi 2020) as `X:1 Y:2 Z:3`. */
 function vectorText(o: ObjectValue): string | undefined {
   const numerics = o.$type?.startsWith('System.Numerics.Vector');
   if (!numerics && !o.$type?.startsWith('SharpDX.Vector')) return undefined;
   const axes = ['X', 'Y', 'Z', 'W'].filter((k) => typeof o[k] === 'number');
   if (axes.length === 0) return undefined;
-  if (!numerics) return axes.map((k) => `${k}:${formatNumber(o[k] as number)}`).join(' ');
+  // SharpDX's fields are Single, which .NET Framework prints with 7 significant digits (a recorded
+  // 5761.099999999999 is the Single 5761.1).
+  if (!numerics) return axes.map((k) => `${k}:${formatNumber(single(o[k] as number))}`).join(' ');
   return `<${axes.map((k) => formatNumber(o[k] as number)).join(', ')}>`;
 }
 
