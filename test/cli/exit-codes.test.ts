@@ -208,11 +208,13 @@ describe('serve', () => {
 });
 
 describe('exile:snapshot', () => {
-  it('exits 1 without --out, and says so in JSON too', async () => {
+  it('exits 1 without --out or --check, and says so in JSON too', async () => {
     // Made from the exile plugin's zod input (plugins/exile/record-command.ts), as bin/run.js makes it.
     const r = await runInProcess({ cwd: t.dir }, (config) => runPluginCommandCli('exile:snapshot', ['--json'], config));
     expect(r.exitCode).toBe(1);
-    expect(compactError(r).message).toBe('--out is required: snapshot file to write (absolute, or relative to the working directory)');
+    expect(compactError(r).message).toBe(
+      'Expected --out FILE (where to write the snapshot), or --check FILE (a snapshot to check against the live HUD)',
+    );
   });
 
   it('exits 1 naming the flag for a value of the wrong type or out of range, and for a flag it does not have', async () => {
@@ -225,7 +227,7 @@ describe('exile:snapshot', () => {
     const unknown = await snapshot(['--out', 'x.json', '--max-call', '5']);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toMatch(
-      /^Error: unknown flag --max-call for exile:snapshot \(did you mean --max-calls\?\); valid flags: --out, --roots/,
+      /^Error: unknown flag --max-call for exile:snapshot \(did you mean --max-calls\?\); valid flags: --out, --check, --check-paths, --roots/,
     );
   });
 });
