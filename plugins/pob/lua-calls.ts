@@ -60,7 +60,7 @@ export async function onBuild(
 ): Promise<unknown> {
   const build = resolveBuild(pool, ctx, request.build_id, tool);
   const answer = await pool.run({
-    client: ctx.client.id,
+    client: ctx.client.caller,
     tool,
     build,
     mutates: request.mutates,
@@ -91,7 +91,7 @@ export async function loadBuild<T>(
   try {
     const id = pool.buildsAsValues ? await pool.store.put(xml) : '';
     const answer = await pool.run({
-      client: ctx.client.id,
+      client: ctx.client.caller,
       tool,
       load: { id, xml, name: build.name },
       signal: ctx.signal,

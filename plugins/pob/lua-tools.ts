@@ -51,7 +51,7 @@ export function luaTools(config: PobConfig, getPool: () => PobPool): ToolDef<Pob
         const pool = getPool();
         await pool.start(ctx.progress);
         const { value: version } = await pool.run({
-          client: ctx.client.id,
+          client: ctx.client.caller,
           tool: tool('start'),
           signal: ctx.signal,
           progress: ctx.progress,

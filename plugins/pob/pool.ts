@@ -18,7 +18,7 @@ import { BuildStore } from './store.js';
 import { PobWorker, type Dialect, type WorkerStatus } from './worker.js';
 
 export interface PoolTask<T> {
-  /** Whose call (ctx.client.id): the fairness key. */
+  /** Whose call (ctx.client.caller, the same across a caller's 2026-era requests): the fairness key. */
   client: string;
   tool: string;
   /** The stored build the call works on; the worker loads it first unless it holds it. */

@@ -1,7 +1,9 @@
-// Who runs next on the PoB workers: round-robin over clients (keyed by ctx.client.id), one call
-// per client per round. A client with a backlog has one call served per round, so a call from
-// anyone else waits for the calculation in progress on a worker and at most one call of each
-// other client, never behind the backlog. Within a round, a call for the build a free worker
+// Who runs next on the PoB workers: round-robin over callers (keyed by ctx.client.caller: a named
+// client, token or OAuth subject, else the address, over HTTP; the connection over stdio), one call
+// per caller per round, so a sender's 2026-era requests, each a client of its own, share one lane.
+// A caller with a backlog has one call served per round, so a call from anyone else waits for the
+// calculation in progress on a worker and at most one call of each other caller, never behind the
+// backlog. Within a round, a call for the build a free worker
 // already holds goes first (no load); a call whose build a busy worker holds waits for that worker
 // rather than loading the build a second time, and the free worker serves the next round meanwhile.
 // Past the bounds (per client, all together) a call is refused at once: busy, retry in a moment.

@@ -5,7 +5,7 @@
 // commits, gets `mcphost` from PATH and paths relative to the project (see portableEnv). Both get the
 // .mcprc in use (MCPHOST_CONFIG), and every plugin setting that comes from your environment now.
 // Then `doctor` runs with exactly that environment, so a missing setting shows before a client fails.
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../config/resolve.js';
 import { notTrustedText, readApprovals, realFile, sha256 } from '../config/trust.js';
@@ -51,6 +51,26 @@ export interface ConnectReport {
   doctor: PluginReport[];
   /** Variables of a project entry that still hold a path outside the project (this machine's). */
   machinePaths: string[];
+  /** The entry starts `mcphost` from PATH, and this PATH has none: the client would not find it. */
+  notOnPath?: boolean;
+}
+
+/** Whether `command` is an executable file in one of PATH's folders (with Windows' extensions there). */
+function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';') : [''];
+  return (env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((dir) =>
+      exts.some((ext) => {
+        try {
+          accessSync(path.join(dir, command + ext), constants.X_OK);
+          return statSync(path.join(dir, command + ext)).isFile();
+        } catch {
+          return false;
+        }
+      }),
+    );
 }
 
 /** Clients that expand `${workspaceFolder}` in a project's file. */
@@ -184,7 +204,15 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
     writeLog: () => undefined,
   });
   const file = clientTarget(request.client, request.cwd, request.env, request.global);
-  const base = { client: request.client, file, name, entry, doctor: doctor.plugins, machinePaths: portable.machinePaths };
+  const base = {
+    client: request.client,
+    file,
+    name,
+    entry,
+    doctor: doctor.plugins,
+    machinePaths: portable.machinePaths,
+    ...(entry.command === 'mcphost' && !onPath('mcphost', request.env) && { notOnPath: true }),
+  };
   if (!file) {
     const json = JSON.stringify(entry).replace(/'/g, `'\\''`);
     return { ...base, outcome: 'not written', command: `claude mcp add-json --scope user ${name} '${json}'` };

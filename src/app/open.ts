@@ -120,7 +120,9 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
       '',
       'No plugins to serve: pass --plugins (e.g. --plugins godot,pob), set MCPHOST_PLUGINS, or add a plugins section to .mcprc' +
         (resolved.file ? ` (${resolved.file})` : '') +
-        (resolved.unread && resolved.trust ? `; ${resolved.file} was not read: ${notTrustedText(resolved.trust)}` : ''),
+        (resolved.unread && resolved.trust ? `; ${resolved.file} was not read: ${notTrustedText(resolved.trust)}` : '') +
+        // No config at all (a new user's first folder): the command that writes one.
+        (resolved.file ? '' : '. To start, `mcphost init` writes a .mcprc here with the plugins that work on this machine'),
     );
   }
   const { loaded, failures } = await loadBackends(names, loaderOptions(opened, options));

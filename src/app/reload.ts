@@ -31,7 +31,7 @@ export interface ReloadOutcome {
 }
 
 /** Host settings a running server cannot take over: a restart applies them. */
-const RESTART_KEYS = ['http', 'timeouts', 'limits', 'tasks', 'log', 'cacheDir', 'imports'] as const;
+const RESTART_KEYS = ['http', 'timeouts', 'limits', 'tasks', 'log', 'audit', 'cacheDir', 'imports'] as const;
 
 /** The files whose change means a reload: the config file, the clients' files it imports, the approval record. */
 function watchedFiles(resolved: ResolvedConfig): string[] {

@@ -3,7 +3,7 @@
 // JSON (a file cut short by a crash) is skipped and counted.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { globMatcher } from '../kit/mcp/defs.js';
+import { globMatcher } from '../kit/glob.js';
 import { trailFiles } from './files.js';
 import type { AuditEntry } from './trail.js';
 import type { OutcomeKind } from './outcome.js';

@@ -101,6 +101,12 @@ export type ClientTransport = 'stdio' | 'http' | 'in-process';
 export interface ClientInfo {
   /** Unique for the life of the host process. */
   readonly id: string;
+  /**
+   * Who is calling, the same across requests: over HTTP the named client, token or OAuth subject,
+   * else the peer's address (every 2026-era request is a client of its own, its caller is not);
+   * over stdio and in-process the connection itself. Fairness and per-caller bounds key on it.
+   */
+  readonly caller: string;
   readonly transport: ClientTransport;
   /**
    * True when the client reached mcphost over the network (HTTP). File arguments of a remote

@@ -38,6 +38,24 @@ export function columns(rows: string[][], options: { gap?: number; width?: numbe
     .join('\n');
 }
 
+/**
+ * Running text for a terminal of `width` (none: piped, left as it is), wrapped between words; every
+ * line after the first of a paragraph is indented by `hang` (a usage line's continuation).
+ */
+export function paragraphs(text: string, width: number | undefined, indent = 0, hang = indent): string {
+  if (!width) return text.replace(/^/gm, ' '.repeat(indent));
+  return text
+    .split('\n')
+    .map((p) => {
+      if (p.trim() === '') return p;
+      const [first, ...rest] = wrap(p.trimStart(), width - hang);
+      // The first line keeps its own indent; a first line that would not fit then is wrapped again.
+      const head = stringWidth(first) + indent <= width ? [first] : wrap(first, width - indent);
+      return [...head.map((l, i) => ' '.repeat(i === 0 ? indent : hang) + l), ...rest.map((l) => ' '.repeat(hang) + l)].join('\n');
+    })
+    .join('\n');
+}
+
 /** Word-wrapped lines of a cell (its own line breaks kept); a word longer than the room is broken. */
 function wrap(text: string, room: number): string[] {
   return text.split('\n').flatMap((paragraph) => wrapAnsi(paragraph, Math.max(room, 1), { hard: true, trim: true }).split('\n'));

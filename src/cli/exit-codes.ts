@@ -1,4 +1,4 @@
-// One table of exit codes for every command (the README's "Exit codes"), and the one function that
+// One table of exit codes for every command (docs/reference.md's "Exit codes"), and the one function that
 // maps a failure to its code. Commands never pick a number themselves: they throw, and the base
 // command (host-command.ts) prints the message (or `{"error": …}` with --json) and exits with this.
 import { isToolError } from '../backend/errors.js';

@@ -5,7 +5,7 @@
 // topics is a plugin's command (Backend.commands): it runs from here, its CLI made from its schema.
 import type { Hook } from '@oclif/core';
 import { pluginCommandId, runPluginCommandCli } from './plugin-command.js';
-import { closest } from '../kit/closest.js';
+import { closest, distance } from '../kit/closest.js';
 import { Exit } from './exit-codes.js';
 
 const hook: Hook<'command_not_found'> = async function (opts) {
@@ -14,7 +14,10 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   if (target && !opts.config.findTopic(target.plugin)) return runPluginCommandCli(opts.id, opts.argv ?? [], opts.config);
   const shown = (id: string) => id.replaceAll(':', topicSeparator);
   const visible = opts.config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases]);
-  const near = closest(opts.id, visible, 2);
+  // A typo of a whole id (servers:imprt) before the ids it merely starts with (servers, serve).
+  const typos = visible.filter((c) => distance(c.toLowerCase(), opts.id.toLowerCase()) <= 2);
+  typos.sort((a, b) => distance(a, opts.id) - distance(b, opts.id));
+  const near = [...new Set([...typos, ...closest(opts.id, visible, 2)])].slice(0, 2);
   const message =
     `unknown command ${shown(opts.id)}` +
     (near.length ? `; did you mean ${near.map((n) => `${bin} ${shown(n)}`).join(' or ')}?` : '') +

@@ -37,7 +37,15 @@ export function usageErrorFromParse(error: unknown, bin: string, id: string, fla
     .replace(/\s*See more help with --help\s*$/, '')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
-  return new UsageError(`${message} ${see}`);
+  return new UsageError(`${message}${enumHint(message)} ${see}`);
+}
+
+/** oclif's "Expected --transport=htp to be one of: stdio, http" (a flag or an argument): the closest value. */
+function enumHint(message: string): string {
+  const m = /^Expected (?:--[\w-]+=)?(.*) to be one of: (.+)$/.exec(message);
+  if (!m) return '';
+  const [near] = closest(m[1], m[2].split(/,\s*/), 1);
+  return near ? `; did you mean ${near}?` : '';
 }
 
 function unknownFlag(flag: string, command: string, names: string[], see: string): string {

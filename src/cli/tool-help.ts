@@ -2,7 +2,7 @@
 // `mcphost <plugin>:<command> --help`, a plugin command's, generated the same way.
 import type { PublishedTool } from '../registry/registry.js';
 import type { JsonSchema } from '../registry/schemas.js';
-import { columns } from './columns.js';
+import { columns, paragraphs } from './columns.js';
 import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
 import { CALL_FLAGS, COMMAND_FLAGS, type FlagSpec } from './flags.js';
 
@@ -19,26 +19,26 @@ export function toolHelp(
 ): string {
   const { usage, rows, flag, toggle } = paramsHelp(tool.inputSchema, HOST_NAMES);
   const lines = [
-    `${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`,
+    paragraphs(`${tool.def.title ?? tool.publicName} — ${plugin} ${tool.def.name} (published as ${tool.publicName})`, width),
     '',
-    tool.def.description,
+    paragraphs(tool.def.description, width),
     '',
     'USAGE',
-    `  $ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(),
+    paragraphs(`$ ${bin} call ${plugin} ${tool.def.name} ${usage}`.trimEnd(), width, 2, 4),
   ];
   if (rows.length > 0) lines.push('', 'PARAMETERS', columns(rows, { width }));
   if (settings.length > 0)
     lines.push(
       '',
       `PLUGIN SETTINGS (set for this call)`,
-      `  ${settings.map((s) => (switches.includes(s) ? toggle(s) : flag(s))).join(', ')}`,
+      paragraphs(settings.map((s) => (switches.includes(s) ? toggle(s) : flag(s))).join(', '), width, 2),
     );
   lines.push(
     '',
     'HOST FLAGS',
     hostFlagRows(CALL_FLAGS, width),
     '',
-    `A parameter or setting named like a host flag (${[...HOST_NAMES].join(', ')}) goes after --.`,
+    paragraphs(`A parameter or setting named like a host flag (${[...HOST_NAMES].join(', ')}) goes after --.`, width),
   );
   return lines.join('\n');
 }
@@ -47,7 +47,7 @@ export function toolHelp(
 export function commandHelp(bin: string, id: string, summary: string, input: JsonSchema, width?: number): string {
   const hostNames = new Set<string>((COMMAND_FLAGS as readonly FlagSpec[]).map((f) => f.name));
   const { usage, rows } = paramsHelp(input, hostNames);
-  const lines = [summary, '', 'USAGE', `  $ ${bin} ${id} ${usage}`.trimEnd()];
+  const lines = [paragraphs(summary, width), '', 'USAGE', paragraphs(`$ ${bin} ${id} ${usage}`.trimEnd(), width, 2, 4)];
   if (rows.length > 0) lines.push('', 'FLAGS', columns(rows, { width }));
   lines.push('', 'HOST FLAGS', hostFlagRows(COMMAND_FLAGS, width));
   return lines.join('\n');
@@ -60,9 +60,23 @@ function hostFlagRows(specs: readonly FlagSpec[], width?: number): string {
   );
 }
 
+/**
+ * One parameter per flag: a deprecated spelling kept beside the new one (maxResults beside
+ * max_results) is the same `--max-results`, so only the current one is shown; both still parse.
+ */
+function oneFlagEach<P extends { name: string; description?: string }>(params: P[]): P[] {
+  const byFlag = new Map<string, P>();
+  for (const p of params) {
+    const seen = byFlag.get(kebab(p.name));
+    if (!seen || (/^deprecated\b/i.test(seen.description ?? '') && !/^deprecated\b/i.test(p.description ?? '')))
+      byFlag.set(kebab(p.name), p);
+  }
+  return params.filter((p) => byFlag.get(kebab(p.name)) === p);
+}
+
 /** The usage line and the rows of a schema's parameters (a name taken by a host flag goes after `--`). */
 function paramsHelp(schema: JsonSchema, hostNames: ReadonlySet<string>) {
-  const params = paramShapes(schema);
+  const params = oneFlagEach(paramShapes(schema));
   // A parameter or setting named like a host flag is only reachable after `--`.
   const flag = (name: string) => (hostNames.has(kebab(name)) ? `-- --${kebab(name)}` : `--${kebab(name)}`);
   // A switch is `--x` or `--no-x` (gh, npm and oclif show it as --[no-]x).
@@ -77,7 +91,9 @@ function paramsHelp(schema: JsonSchema, hostNames: ReadonlySet<string>) {
   const rows = params.map((p) => {
     const notes = [
       p.required ? 'required' : undefined,
-      p.default !== undefined ? `default ${JSON.stringify(p.default)}` : undefined,
+      p.default !== undefined && !p.description?.includes(`default ${JSON.stringify(p.default)}`)
+        ? `default ${JSON.stringify(p.default)}`
+        : undefined,
       p.kinds.has('array') ? 'repeatable' : undefined,
     ]
       .filter(Boolean)

@@ -54,6 +54,10 @@ export default class Connect extends HostCommand {
         this.logToStderr(
           `warning: ${report.machinePaths.join(', ')} in ${report.file ?? 'the entry'} hold paths of this machine outside the project: set them in .mcprc instead, relative to it`,
         );
+      if (report.notOnPath)
+        this.logToStderr(
+          `warning: ${report.client} starts \`mcphost\` from PATH, and there is none on this PATH: install it (npm install -g, see the README's Install) or run \`npm link\` in the clone`,
+        );
       for (const p of report.doctor.filter((d) => !d.ok))
         this.logToStderr(`warning: ${p.name} would not work in ${report.client}: ${p.message}`);
     }

@@ -21,7 +21,10 @@ export default class Doctor extends HostCommand {
     const report = await doctorReport(this.hostOptions(flags, { plugins: this.splitList(flags.plugins) }));
     if (!this.jsonEnabled()) {
       this.log(`config: ${report.file ?? 'no config file found'}${report.trust?.hint ? ` — ${report.trust.hint}` : ''}`);
-      if (report.plugins.length === 0) this.log('no plugins requested: pass --plugins or add a plugins section to .mcprc');
+      if (report.plugins.length === 0)
+        this.log(
+          `no plugins requested: pass --plugins or add a plugins section to .mcprc${report.file ? '' : ' (`mcphost init` writes one here)'}`,
+        );
       const c = colorsFor();
       this.log(
         columns(

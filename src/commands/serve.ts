@@ -10,6 +10,8 @@ import { watchConfig } from '../app/live-config.js';
 
 /** The shutdown deadline until the config says otherwise (timeouts.shutdownMs's default). */
 const DEFAULT_SHUTDOWN_MS = 2_000;
+/** What the shutdown deadline keeps, after draining HTTP requests, for the backends to stop. */
+const DRAIN_RESERVE_MS = 500;
 
 export default class Serve extends HostCommand {
   static override summary = 'Serve the chosen backends over MCP (stdio by default, or Streamable HTTP).';
@@ -28,7 +30,8 @@ export default class Serve extends HostCommand {
     port: Flags.integer({ description: 'HTTP port, 0 for any free one (env MCPHOST_PORT; default 7010)', min: 0, max: 65535 }),
     http: Flags.integer({ description: 'shorthand for --transport http --port N', min: 0, max: 65535 }),
     token: Flags.string({
-      description: 'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.auth is set',
+      description:
+        'bearer token HTTP clients must send (env MCPHOST_TOKEN); required on a non-loopback host unless http.clients or http.auth is set',
     }),
     'tool-mode': Flags.option({
       options: ['flat', 'discover'] as const,
@@ -104,7 +107,9 @@ export default class Serve extends HostCommand {
         throw listenFailure(error, http.host, http.port) ?? error;
       });
       logger.info(`serving ${names} on ${serving.url}`);
-      shutdown.ready(closeAll(() => serving.close()));
+      // The requests in flight get most of the shutdown deadline; the backends' stop, the rest.
+      const shutdownMs = resolved.config.timeouts.shutdownMs;
+      shutdown.ready(closeAll(() => serving.close(Math.max(shutdownMs / 2, shutdownMs - DRAIN_RESERVE_MS))));
     } else {
       const serving = serveOnStdio(registry, info, logger);
       logger.info(`serving ${names} on stdio`);

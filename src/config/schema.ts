@@ -154,7 +154,20 @@ export const hostConfigSchema = z.strictObject({
         .positive()
         .default(4 * 1024 * 1024),
       sessionIdleMs: positiveMs.default(30 * 60_000).describe('a 2025-era session idle this long is closed'),
-      maxSessions: z.number().int().positive().default(1000).describe('sessions kept at once; the longest idle is closed first'),
+      maxSessions: z
+        .number()
+        .int()
+        .positive()
+        .default(1000)
+        .describe('sessions kept at once; the longest idle is closed first, and with none idle a newcomer is refused (503, Retry-After)'),
+      maxSessionsPerClient: z
+        .number()
+        .int()
+        .positive()
+        .default(100)
+        .describe(
+          'sessions one caller (named client, token, OAuth subject, else address) may hold; past it its own longest idle is closed, or with none idle the newcomer is refused (429, Retry-After)',
+        ),
       auth: z
         .strictObject({
           issuer: z.url({ protocol: /^https?$/ }).describe("the OpenID Connect / OAuth authorization server's issuer URL"),

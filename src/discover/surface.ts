@@ -8,7 +8,7 @@ import { UnknownNameError } from '../registry/errors.js';
 import { closest } from '../kit/closest.js';
 import type { CallOptions, PublishedTool, Registry } from '../registry/registry.js';
 import type { CallOutcome } from '../registry/result.js';
-import { globMatcher } from '../kit/mcp/defs.js';
+import { globMatcher } from '../kit/glob.js';
 import { listedTo, listedTool, type ListedTool } from './listing.js';
 import { isAppOnly } from '../registry/views.js';
 import {

@@ -5,7 +5,7 @@
 import { listedTo, listedTool, type ListedTool } from './listing.js';
 import { META_NAMES, META_TOOLS } from './meta-tools.js';
 import type { PublishedTool } from '../registry/registry.js';
-import { globMatcher } from '../kit/mcp/defs.js';
+import { globMatcher } from '../kit/glob.js';
 
 const TOKENIZER = 'o200k_base (gpt-tokenizer)';
 

@@ -100,6 +100,7 @@ export function createMetrics(registry: Registry, sources: MetricsSources): Host
       errors.inc({ ...labels, kind: outcome.error.kind });
       seen.kinds.add(outcome.error.kind);
     }
+    // Client labels are the named clients' names and a few kinds: they stay few, and are never removed.
     const label = clientLabel(client?.identity);
     byClient.inc({ client: label, outcome: outcomeKind(outcome) });
     clientDuration.observe({ client: label }, durationMs / 1000);

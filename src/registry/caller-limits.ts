@@ -2,7 +2,7 @@
 // at once, for the client as a whole and for the tools a glob names. Past one, a call is refused at
 // once — never queued — with the limit and when to retry, so an agent can wait and the others are
 // served meanwhile. Admission is all or nothing: a refused call takes no token from any bucket.
-import { globMatcher } from '../kit/mcp/defs.js';
+import { globMatcher } from '../kit/glob.js';
 
 /** JSON-RPC error code of a call refused by a limit (the one toolhive and others answer with). */
 export const LIMIT_ERROR_CODE = -32029;

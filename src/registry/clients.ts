@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, ClientInfo, ClientTransport, Logger } from '../backend/types.js';
 import type { ClientAccess } from './access.js';
-import { ANONYMOUS, type Identity } from './identity.js';
+import { ANONYMOUS, callerKey, type Identity } from './identity.js';
 
 interface Disposable {
   dispose(): unknown;
@@ -44,9 +44,15 @@ export class HostClient {
   }
 
   /** The view one backend gets: its keys cannot meet another backend's. */
+  /** The fairness key (ClientInfo.caller): the caller over HTTP, the connection otherwise. */
+  get caller(): string {
+    return this.remote ? callerKey(this.identity) : this.id;
+  }
+
   scoped(plugin: string, capabilities: ClientCapabilities = {}): ClientInfo {
     return {
       id: this.id,
+      caller: this.caller,
       transport: this.transport,
       remote: this.remote,
       capabilities,

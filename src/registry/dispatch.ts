@@ -183,6 +183,12 @@ export class Dispatch {
     return 'asks' in answered ? [] : this.answerOf(answered, `completing ${argument}`).slice(0, 100);
   }
 
+  /** Refuses a subscription to a resource of a backend the client's policy keeps from it (as a read is refused). */
+  async checkWatch(uri: string, client: HostClient | undefined): Promise<void> {
+    if (!client?.access) return;
+    await this.checkBackend(client, (await this.catalog.route(uri)).target.plugin);
+  }
+
   /** Whether a client may see the resources and prompts of `plugin` (its policy; anyone else may). */
   async mayUseBackend(client: HostClient | undefined, plugin: string): Promise<boolean> {
     return (await this.backendVerdict(client, plugin)).allowed;

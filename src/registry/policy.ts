@@ -1,7 +1,7 @@
 // What a named client may see and use: tools by their public names (allow globs, deny globs; deny
 // wins), and resources and prompts by their backend — the backends it names, else those it may call
 // a tool of. A refusal names the client and the rule, so whoever reads it knows what to change.
-import { globMatcher } from '../kit/mcp/defs.js';
+import { globMatcher } from '../kit/glob.js';
 
 /** The rules of one client, as `http.clients.<name>` holds them. */
 export interface PolicyRules {

@@ -164,9 +164,17 @@ export class Registry {
 
   /**
    * Subscribes `listener` to changes of `uri`. Throws UnknownNameError for a URI no backend serves
-   * and NotWatchableError for one whose backend cannot watch it; resolves to the unsubscribe.
+   * and NotWatchableError for one whose backend cannot watch it, a RequestError (-32003) for one
+   * `client`'s policy keeps from it; resolves to the unsubscribe.
    */
-  watch(uri: string, listener: (uri: string) => void): Promise<() => void> {
+  /** Refuses (RequestError -32003) a watch of `uri` that `client`'s policy keeps from it; an unknown URI throws UnknownNameError. */
+  checkWatch(uri: string, client: HostClient): Promise<void> {
+    return this.dispatch.checkWatch(uri, client);
+  }
+
+  async watch(uri: string, listener: (uri: string) => void, client?: HostClient): Promise<() => void> {
+    // A client may hear of changes only to what it may read (its policy, like resources/read).
+    await this.dispatch.checkWatch(uri, client);
     return this.lifecycle.watch(uri, listener);
   }
 

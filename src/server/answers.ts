@@ -8,6 +8,8 @@ import { isInputRequired } from '../backend/result.js';
 import type { DetachedRun } from './paused-calls.js';
 import { isSealed, type Sealed } from './request-state.js';
 import type { HostServices } from './services.js';
+import { callerKey } from '../registry/identity.js';
+import { identityOf } from './auth/identity-info.js';
 
 /**
  * What a tools/call, prompts/get or resources/read handler hands the SDK. The host's answers are
@@ -76,7 +78,10 @@ export async function drive<T>(
   finish: (value: T) => Promise<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
   const step = await run.step(ctx.mcpReq.signal);
-  if ('asked' in step) return pausedAnswer(step.asked, services.paused.pause(run as DetachedRun<unknown>), ctx, services);
+  if ('asked' in step) {
+    const caller = callerKey(identityOf(ctx.http?.authInfo));
+    return pausedAnswer(step.asked, services.paused.pause(run as DetachedRun<unknown>, caller), ctx, services);
+  }
   return finish(step.done);
 }
 

@@ -15,15 +15,16 @@ import { BodyTooLargeError, createGuards, readBody } from './http-guards.js';
 import { createServer, type ServerInfo } from './mcp-server.js';
 import { attachListChanged } from './notify.js';
 import { createServices } from './services.js';
-import { holdListenWatches, listenedResources } from './subscriptions.js';
+import { holdListenWatches, keepReadable, listenedResources } from './subscriptions.js';
 import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
+import { Drain } from './drain.js';
 import { clampTimeout, messageTooLarge } from '../registry/limits.js';
 import { requestId } from './stdio-transport.js';
 import type { HttpAuthConfig } from '../config/schema.js';
-import { sameCaller, type Identity } from '../registry/identity.js';
+import { callerKey, sameCaller, type Identity } from '../registry/identity.js';
 import { identityInfo, identityOf, type WithIdentity } from './auth/identity-info.js';
 import { createIdentify, type Identify } from './auth/identify.js';
 import { clientTokens } from './auth/client-tokens.js';
@@ -31,6 +32,11 @@ import type { NamedClientConfig } from '../config/named-clients.js';
 import { createResourceServer, type ResourceServer } from './auth/resource-server.js';
 
 export { isLoopback } from './http-guards.js';
+
+/** Sessions one caller may hold when http.maxSessionsPerClient is not set. */
+const DEFAULT_SESSIONS_PER_CLIENT = 100;
+/** What a refused newcomer is told to wait: busy sessions free up as their requests end. */
+const SESSION_RETRY_AFTER_S = 5;
 
 export interface HttpSettings {
   host: string;
@@ -41,8 +47,10 @@ export interface HttpSettings {
   maxBodyBytes: number;
   /** A 2025-era session with nothing open for this long is closed. */
   sessionIdleMs: number;
-  /** Sessions kept at once; past it, the longest idle is closed. */
+  /** Sessions kept at once; past it, the longest idle is closed, and with none idle the newcomer is refused (503). */
   maxSessions: number;
+  /** Sessions one caller may hold (default 100); past it, its own longest idle is closed, or the newcomer refused (429). */
+  maxSessionsPerClient?: number;
   /** Leads every session id (`<replicaId>.<uuid>`): a load balancer routes the session back to this replica by it. */
   replicaId?: string;
   /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
@@ -61,7 +69,8 @@ export interface HttpServing {
   port: number;
   /** 2025-era sessions open now. */
   sessionCount(): number;
-  close(): Promise<void>;
+  /** Finishes the requests in flight within `drainMs` (0 by default), answering the rest; then closes everything. */
+  close(drainMs?: number): Promise<void>;
 }
 
 interface Session {
@@ -92,12 +101,17 @@ export async function serveOnHttp(
     { legacy: 'reject', onerror },
   );
   const modernNode = toNodeHandler(modern, { onerror, maxRequestBodySize: settings.maxBodyBytes });
+  const perOwner = settings.maxSessionsPerClient ?? DEFAULT_SESSIONS_PER_CLIENT;
   const sessions = new SessionTable<Session>(
-    { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, now: hooks.now },
+    { idleMs: clampTimeout(settings.sessionIdleMs), max: settings.maxSessions, perOwner, now: hooks.now },
     (id, session, why) => {
-      logger.debug(
-        `http: closing session ${id} (${why === 'idle' ? `idle for ${settings.sessionIdleMs} ms` : `over ${settings.maxSessions} sessions`})`,
-      );
+      const reason =
+        why === 'idle'
+          ? `idle for ${settings.sessionIdleMs} ms`
+          : why === 'owner'
+            ? `its caller is at ${perOwner} sessions`
+            : `over ${settings.maxSessions} sessions`;
+      logger.debug(`http: closing session ${id} (${reason})`);
       void session.transport.close().catch(() => undefined);
     },
   );
@@ -142,6 +156,28 @@ export async function serveOnHttp(
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return jsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
     }
+    const owner = callerKey(identity);
+    const refused = sessions.admit(owner);
+    if (refused) {
+      // Every session that could make room is busy (a request or stream open): refusing the
+      // newcomer for a moment is fairer than closing a session someone is using.
+      res.setHeader('retry-after', String(SESSION_RETRY_AFTER_S));
+      return refused === 'owner'
+        ? jsonError(
+            res,
+            429,
+            -32000,
+            `Too many sessions: this client has ${perOwner} sessions open, all busy (http.maxSessionsPerClient); close one (DELETE) or retry in ${SESSION_RETRY_AFTER_S} s`,
+            requestId(body),
+          )
+        : jsonError(
+            res,
+            503,
+            -32000,
+            `Server busy: ${settings.maxSessions} sessions are open, all busy (http.maxSessions); retry in ${SESSION_RETRY_AFTER_S} s`,
+            requestId(body),
+          );
+    }
     const client = new HostClient('http', { identity, access: accessOf(identity), era: 'legacy' });
     const server = createServer(registry, info, { client, era: 'legacy', services });
     attachListChanged(registry, server);
@@ -149,7 +185,7 @@ export async function serveOnHttp(
       sessionIdGenerator: () => (settings.replicaId ? `${settings.replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (newId) => {
         client.session = newId;
-        sessions.add(newId, { transport, server, client });
+        sessions.add(newId, { transport, server, client }, owner);
       },
     });
     transport.onclose = () => {
@@ -211,6 +247,7 @@ export async function serveOnHttp(
       // Valid JSON that is not a JSON-RPC message (no jsonrpc "2.0", no method, a bare 42) is an invalid request, not a parse error.
       const invalid = (Array.isArray(body) ? body : [body]).find((m) => !isJsonRpcMessage(m));
       if (invalid !== undefined) return jsonError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message', requestId(invalid));
+      drain.note(res, { id: requestId(body), stream: isListen(body) });
       // A request on a known session is 2025-era by construction; only the others need classifying.
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
@@ -235,10 +272,12 @@ export async function serveOnHttp(
       if (modernRequest) {
         const mismatch = await paramMismatch(body, req);
         if (mismatch) return jsonError(res, 400, -32020, `Bad Request: ${mismatch}`, requestId(body));
-        const uris = listenedResources(body);
+        const listener = access ? new HostClient('http', { identity, access, era: 'modern' }) : undefined;
+        // The stream is told of every change to what it names: a resource its policy keeps from it is taken off the list.
+        const uris = listener ? await keepReadable(registry, body, listener) : listenedResources(body);
         if (uris.length > 0) {
           const ended = new Promise((resolve) => res.once('close', resolve));
-          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger);
+          holdListenWatches(registry, uris, (uri) => modern.notify.resourceUpdated(uri), ended, logger, listener);
         }
         return modernNode(req, res, body);
       }
@@ -264,7 +303,14 @@ export async function serveOnHttp(
     return declared.length > 0 ? paramHeaderMismatch(declared, call.params.arguments, req.headers) : undefined;
   }
 
+  const drain = new Drain();
   const http: HttpServer = createHttpServer((req, res) => {
+    if (drain.draining) {
+      res.setHeader('connection', 'close');
+      res.setHeader('retry-after', '1');
+      return jsonError(res, 503, -32000, 'mcphost is shutting down; retry on another replica or in a moment');
+    }
+    if (req.method === 'POST') drain.track(res);
     handle(req, res).catch((error: Error) => {
       logger.warn(`http: ${req.method} ${req.url}: ${error.message}`);
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error');
@@ -291,19 +337,26 @@ export async function serveOnHttp(
     url,
     port,
     sessionCount: () => sessions.size,
-    async close() {
+    async close(drainMs = 0) {
+      // No new connections; idle kept-alive ones go now, busy ones once their responses end.
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await drain.drain(drainMs, `mcphost is shutting down: the request did not finish within ${drainMs} ms`);
       unsubscribe();
       metrics.close();
       services.close();
       clearInterval(sweeper);
       await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       await modern.close?.();
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      });
+      http.closeAllConnections();
+      await closed;
     },
   };
+}
+
+/** A 2026-era subscriptions/listen: a stream that lasts until its client cancels it. */
+function isListen(body: unknown): boolean {
+  return !Array.isArray(body) && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 }
 
 function isJsonRpcMessage(value: unknown): boolean {

@@ -99,7 +99,7 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
   });
   installReadCalls(server, registry, { client, services, session, toProtocolError });
   if (modern) installTaskHandlers(server, services.tasks, callerKey(client.identity));
-  installSubscriptions(server, registry);
+  installSubscriptions(server, registry, client);
 
   server.setRequestHandler('resources/list', async (_request, ctx) => {
     const shown = views(ctx);
@@ -134,7 +134,13 @@ export function createServer(registry: Registry, info: ServerInfo, options: Serv
 
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params;
-    const values = ref.type === 'ref/resource' ? await registry.completeTemplate(ref.uri, argument.name, argument.value) : [];
+    // A template of a backend the client may not read completes to nothing, as one that does not exist.
+    const template =
+      ref.type === 'ref/resource' && client.access
+        ? (await usable(await registry.resourceTemplates())).find((t) => t.def.uriTemplate === ref.uri)
+        : undefined;
+    const hidden = ref.type === 'ref/resource' && client.access !== undefined && template === undefined;
+    const values = ref.type === 'ref/resource' && !hidden ? await registry.completeTemplate(ref.uri, argument.name, argument.value) : [];
     return { completion: { values, total: values.length, hasMore: false } };
   });
 

@@ -3,7 +3,9 @@
 // here, the request is answered with an input-required result holding the question, and the
 // client's retry — whose sealed requestState names the paused call — delivers the answer and picks
 // the call up where it waits. A paused call keeps its own deadline (the tool's timeout); one that
-// ends while paused is forgotten.
+// ends while paused is forgotten. Paused calls are bounded per caller (its callerKey) and in all:
+// past a caller's bound its own oldest goes, past the host's the oldest of the caller holding the
+// most, so one caller's thousand paused calls never drop another's.
 import { randomUUID } from 'node:crypto';
 import type { InputRequest, ProgressUpdate } from '../backend/types.js';
 import { CancelledError } from '../registry/errors.js';
@@ -60,29 +62,58 @@ export class DetachedRun<T> {
 
 /** The paused calls of one host, by the id their requestState carries. */
 export class PausedCalls {
-  private readonly calls = new Map<string, DetachedRun<unknown>>();
+  private readonly calls = new Map<string, { run: DetachedRun<unknown>; caller: string }>();
 
-  constructor(private readonly max = 1000) {}
+  constructor(
+    private readonly max = 1000,
+    private readonly perCaller = 100,
+  ) {}
 
-  /** Keeps `run` until its client comes back for it (or it ends); returns the id to seal. */
-  pause(run: DetachedRun<unknown>): string {
-    if (this.calls.size >= this.max) {
-      // The oldest paused call makes room: its client waited longest.
-      const [oldest] = this.calls;
-      this.calls.delete(oldest[0]);
-      oldest[1].controller.abort(new CancelledError(`more than ${this.max} calls were waiting for their clients`));
-    }
+  /** Keeps `run` until its caller comes back for it (or it ends); returns the id to seal. */
+  pause(run: DetachedRun<unknown>, caller = ''): string {
+    if (this.countOf(caller) >= this.perCaller)
+      this.drop(this.oldestOf(caller), `this client has more than ${this.perCaller} calls waiting for its answers`);
+    if (this.calls.size >= this.max) this.drop(this.oldestOf(this.busiest()), `more than ${this.max} calls were waiting for their clients`);
     const id = randomUUID();
-    this.calls.set(id, run);
+    this.calls.set(id, { run, caller });
     void run.outcome.finally(() => this.calls.delete(id)).catch(() => undefined);
     return id;
   }
 
   /** The paused call, taken out while a request works on it. */
   take<T>(id: string): DetachedRun<T> | undefined {
-    const run = this.calls.get(id) as DetachedRun<T> | undefined;
+    const run = this.calls.get(id)?.run as DetachedRun<T> | undefined;
     this.calls.delete(id);
     return run && !run.settled ? run : undefined;
+  }
+
+  private countOf(caller: string): number {
+    let n = 0;
+    for (const entry of this.calls.values()) if (entry.caller === caller) n++;
+    return n;
+  }
+
+  /** The caller with the most paused calls (the first met among equals: the one waiting longest). */
+  private busiest(): string {
+    const counts = new Map<string, number>();
+    for (const { caller } of this.calls.values()) counts.set(caller, (counts.get(caller) ?? 0) + 1);
+    let best = '';
+    let most = 0;
+    for (const [caller, n] of counts) if (n > most) [best, most] = [caller, n];
+    return best;
+  }
+
+  private oldestOf(caller: string): string | undefined {
+    for (const [id, entry] of this.calls) if (entry.caller === caller) return id;
+    return undefined;
+  }
+
+  /** Its caller waited longest: the call is cancelled, and its retry told it no longer waits. */
+  private drop(id: string | undefined, why: string): void {
+    const entry = id === undefined ? undefined : this.calls.get(id);
+    if (!entry) return;
+    this.calls.delete(id!);
+    entry.run.controller.abort(new CancelledError(why));
   }
 
   get size(): number {
@@ -90,7 +121,7 @@ export class PausedCalls {
   }
 
   close(): void {
-    for (const run of this.calls.values()) run.controller.abort(new CancelledError('mcphost is shutting down'));
+    for (const { run } of this.calls.values()) run.controller.abort(new CancelledError('mcphost is shutting down'));
     this.calls.clear();
   }
 }

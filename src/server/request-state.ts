@@ -18,7 +18,13 @@ const TTL_SECONDS = 3600;
 
 export function createStateSeal(env: NodeJS.ProcessEnv = process.env): RequestStateCodec<Sealed> {
   const configured = env.MCPHOST_STATE_KEY;
-  const key = configured && Buffer.byteLength(configured) >= 32 ? configured : randomBytes(32);
+  // A key too short used to be replaced by a random one without a word: replicas then refused each
+  // other's retries as forged, which looked like a client bug.
+  if (configured !== undefined && Buffer.byteLength(configured) < 32)
+    throw new Error(
+      `MCPHOST_STATE_KEY is ${Buffer.byteLength(configured)} bytes; give one of 32 bytes or more (e.g. openssl rand -hex 32), the same on every replica, or unset it`,
+    );
+  const key = configured ?? randomBytes(32);
   return createRequestStateCodec<Sealed>({
     key,
     ttlSeconds: TTL_SECONDS,

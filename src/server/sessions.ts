@@ -1,6 +1,9 @@
 // The 2025-era HTTP sessions, bounded: a session with no request or stream open for `idleMs` is
-// closed, and at most `max` are kept (adding one past that closes the longest idle, or, when none
-// is idle, the least recently used). Clients that vanish without DELETE cost nothing for long.
+// closed, at most `max` are kept and at most `perOwner` of one caller. A newcomer past a bound
+// closes the longest idle session (of its own caller, for the caller's bound); when none is idle it
+// is refused (`admit`), so a busy session (a request or stream open) is never closed to make room,
+// and one caller's flood only ever closes that caller's sessions. Clients that vanish without
+// DELETE cost nothing for long.
 //
 // The map is kept in order of last activity (an entry moves to the end when a request starts or
 // ends), so the longest idle session is the first idle one met from the front.
@@ -8,18 +11,24 @@
 export interface SessionPolicy {
   idleMs: number;
   max: number;
+  /** Sessions one caller (its callerKey) may hold. */
+  perOwner?: number;
   /** The clock (tests inject one). */
   now?: () => number;
 }
 
 interface Entry<T> {
   value: T;
+  owner: string;
   /** Requests (and GET streams) of this session still open. */
   open: number;
   lastActive: number;
 }
 
-export type EvictReason = 'idle' | 'capacity';
+export type EvictReason = 'idle' | 'capacity' | 'owner';
+
+/** Why a newcomer was refused: every session of its caller, or of the host, is busy. */
+export type Refusal = 'owner' | 'capacity';
 
 export class SessionTable<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -54,15 +63,37 @@ export class SessionTable<T> {
     return [...this.entries.values()].map((e) => e.value);
   }
 
-  /** Adds a session, first closing expired ones and, at the cap, the longest idle. */
-  add(id: string, value: T): void {
+  /**
+   * Makes room for a new session of `owner`: closes expired sessions, then at a bound the longest
+   * idle one (the owner's own at the owner's bound). Answers why not when only busy sessions are left.
+   */
+  admit(owner: string): Refusal | undefined {
     this.sweep();
+    const perOwner = this.policy.perOwner ?? Number.POSITIVE_INFINITY;
+    if (this.countOf(owner) >= perOwner) {
+      const victim = this.firstIdle(owner);
+      if (victim === undefined) return 'owner';
+      this.evict(victim, 'owner');
+    }
     while (this.entries.size >= this.policy.max) {
-      const victim = this.firstIdle() ?? this.entries.keys().next().value;
-      if (victim === undefined) break;
+      const victim = this.firstIdle();
+      if (victim === undefined) return 'capacity';
       this.evict(victim, 'capacity');
     }
-    this.entries.set(id, { value, open: 0, lastActive: this.now() });
+    return undefined;
+  }
+
+  /** Adds a session admitted before (newcomers admitted together may still close idle ones here, never busy ones). */
+  add(id: string, value: T, owner = ''): void {
+    this.admit(owner);
+    this.entries.set(id, { value, owner, open: 0, lastActive: this.now() });
+  }
+
+  /** Sessions `owner` holds. */
+  countOf(owner: string): number {
+    let n = 0;
+    for (const entry of this.entries.values()) if (entry.owner === owner) n++;
+    return n;
   }
 
   /** Forgets a session that closed by itself (DELETE, transport closed). */
@@ -101,8 +132,8 @@ export class SessionTable<T> {
     this.entries.set(id, entry);
   }
 
-  private firstIdle(): string | undefined {
-    for (const [id, entry] of this.entries) if (entry.open === 0) return id;
+  private firstIdle(owner?: string): string | undefined {
+    for (const [id, entry] of this.entries) if (entry.open === 0 && (owner === undefined || entry.owner === owner)) return id;
     return undefined;
   }
 

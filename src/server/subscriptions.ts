@@ -7,22 +7,29 @@ import { UnknownNameError } from '../registry/errors.js';
 import type { Registry } from '../registry/registry.js';
 import { NotWatchableError } from '../registry/watches.js';
 import type { Logger } from '../backend/types.js';
+import { isRequestError } from '../backend/errors.js';
+import type { HostClient } from '../registry/clients.js';
 
 function refused(error: unknown, uri: string): Error {
   if (error instanceof UnknownNameError)
     return new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri.slice(0, 200)} not found`, { uri });
   if (error instanceof NotWatchableError) return new ProtocolError(ProtocolErrorCode.InvalidParams, error.message, { uri });
+  if (isRequestError(error)) return new ProtocolError(error.code, error.message, error.data);
   return new ProtocolError(ProtocolErrorCode.InternalError, `cannot watch ${uri.slice(0, 200)}: ${(error as Error)?.message ?? error}`);
 }
 
 /** The 2025-era methods on one session's instance; its subscriptions end with it. */
-export function installSubscriptions(server: Server, registry: Registry): () => void {
+export function installSubscriptions(server: Server, registry: Registry, client?: HostClient): () => void {
   const held = new Map<string, () => void>();
   server.setRequestHandler('resources/subscribe', async (request) => {
     const { uri } = request.params;
     if (held.has(uri)) return {};
     try {
-      const release = await registry.watch(uri, (changed) => void server.sendResourceUpdated({ uri: changed }).catch(() => undefined));
+      const release = await registry.watch(
+        uri,
+        (changed) => void server.sendResourceUpdated({ uri: changed }).catch(() => undefined),
+        client,
+      );
       held.get(uri)?.();
       held.set(uri, release);
     } catch (error) {
@@ -65,9 +72,10 @@ export function holdListenWatches(
   publish: (uri: string) => void,
   ended: Promise<unknown>,
   logger: Logger,
+  client?: HostClient,
 ): void {
   const releases = uris.map((uri) =>
-    registry.watch(uri, publish).catch((error: Error) => {
+    registry.watch(uri, publish, client).catch((error: Error) => {
       logger.debug(`listen: not watching ${uri.slice(0, 200)}: ${error.message}`);
       return () => undefined;
     }),
@@ -75,4 +83,25 @@ export function holdListenWatches(
   void ended.finally(async () => {
     for (const release of await Promise.all(releases)) release();
   });
+}
+
+/**
+ * The URIs a named client's `subscriptions/listen` may watch: those its policy refuses are taken out
+ * of the request itself, so that the SDK's stream is not told of their changes by another's watch.
+ */
+export async function keepReadable(registry: Registry, message: unknown, client: HostClient): Promise<string[]> {
+  const uris = listenedResources(message);
+  if (uris.length === 0) return uris;
+  const kept: string[] = [];
+  for (const uri of uris) {
+    const refused = await registry.checkWatch(uri, client).then(
+      () => false,
+      (error: unknown) => isRequestError(error),
+    );
+    if (!refused) kept.push(uri);
+  }
+  const notifications = (message as { params: { notifications: { resourceSubscriptions: unknown[] } } }).params.notifications;
+  if (kept.length < uris.length)
+    notifications.resourceSubscriptions = notifications.resourceSubscriptions.filter((u) => kept.includes(u as string));
+  return kept;
 }

@@ -53,6 +53,20 @@ async function serveLive(dir: string, configFile?: string, env = isolatedEnv(dir
 const pidOf = async (client: Client, tool: string) => Number(textOf(await client.callTool({ name: tool, arguments: {} })));
 
 describe('editing the config file while serving', () => {
+  it('says that a change of http.clients or audit takes effect when serve restarts', async () => {
+    const tmp = tempDir();
+    writeFileSync(path.join(tmp.dir, 'a.bin'), 'abcdef');
+    const file = path.join(tmp.dir, 'mcphost.yaml');
+    writeFileSync(file, 'plugins:\n  imhex: { file: a.bin }\n');
+    const { log } = await serveLive(tmp.dir, file);
+    writeFileSync(
+      file,
+      `plugins:\n  imhex: { file: a.bin }\nhttp:\n  clients:\n    ci: { token: 'sha256:${'ab'.repeat(32)}' }\naudit:\n  file: trail.jsonl\n`,
+    );
+    await waitFor(() => log.some((l) => /audit takes effect when mcphost serve restarts/.test(l)), 'the audit change reported');
+    expect(log.join('\n')).toMatch(/http takes effect when mcphost serve restarts/);
+  });
+
   it('adds a mounted server to a running session, restarts only what changed, and ignores a broken edit', async () => {
     const tmp = tempDir();
     writeFileSync(path.join(tmp.dir, 'a.bin'), 'abcdef');

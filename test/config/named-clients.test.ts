@@ -61,3 +61,19 @@ describe('http.clients', () => {
     expect(r.withheld).toEqual(['http.clients']);
   });
 });
+
+describe('the README\'s "Sharing one mcphost" examples', () => {
+  it('are valid configs as written', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('yaml');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const at = readme.indexOf('## Sharing one mcphost');
+    const section = readme.slice(at, readme.indexOf('\n## ', at + 1));
+    const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]) as Record<string, unknown>);
+    expect(blocks.length).toBe(2);
+    const r = resolve({ ...blocks[0], ...blocks[1] }, { DANA_TOKEN: 'dana-secret' });
+    expect(Object.keys(r.config.http.clients)).toEqual(['ci-bot', 'dana', 'team']);
+    expect(r.config.http.clients['ci-bot'].limits).toMatchObject({ rate: { perMinute: 60, burst: 10 }, concurrency: 2 });
+    expect(r.config.audit).toEqual({ file: '/var/log/mcphost/audit.jsonl', maxBytes: 10485760, keep: 5, arguments: false });
+  });
+});

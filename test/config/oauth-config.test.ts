@@ -1,6 +1,7 @@
 // The OAuth keys of .mcprc: servers.<name>.oauth (mcphost signing in to a server) and http.auth
 // (clients signing in to mcphost), validated with the rest, errors naming the key and the fix.
 import { describe, expect, it } from 'vitest';
+import { docSection } from '../helpers/docs.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { oauthSettings } from '../../src/upstream/oauth/settings.js';
@@ -100,13 +101,11 @@ describe('http.auth', () => {
 
 describe("the README's OAuth examples", () => {
   it('are valid configs as written', async () => {
-    const { readFileSync } = await import('node:fs');
     const { parse } = await import('yaml');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const blocks = ['### Signing in to remote servers', '### Signing clients in to mcphost'].map((title) => {
-      const at = readme.indexOf(title);
-      const start = readme.indexOf('```yaml\n', at) + '```yaml\n'.length;
-      return parse(readme.slice(start, readme.indexOf('```', start))) as Record<string, unknown>;
+      const text = docSection(title);
+      const start = text.indexOf('```yaml\n') + '```yaml\n'.length;
+      return parse(text.slice(start, text.indexOf('```', start))) as Record<string, unknown>;
     });
     const remote = resolve(blocks[0], { GITHUB_MCP_CLIENT_SECRET: 'x' });
     expect([...remote.unusable.keys()]).toEqual([]);

@@ -2,12 +2,12 @@
 // plugins need: parsed out of the README (JSON blocks, `claude mcp add` and Inspector command
 // lines), each one's plugins and environment go through `doctor` in-process with nothing else
 // set — the environment a client gives a server it starts — and every backend must come out healthy.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { doctorReport } from '../../src/app/inspect.js';
-import { FIXTURES, REPO } from '../helpers/paths.js';
+import { docSection } from '../helpers/docs.js';
+import { FIXTURES } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** The README's placeholders, and what stands for them here. */
@@ -22,15 +22,9 @@ interface Snippet {
   env: Record<string, string>;
 }
 
-function section(name: string): string {
-  const text = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const start = text.indexOf(`## ${name}\n`);
-  return text.slice(start, text.indexOf('\n## ', start + 1));
-}
-
 function snippets(): Snippet[] {
   const out: Snippet[] = [];
-  for (const [, lang, body] of section('Connecting clients').matchAll(/```(\w+)\n([\s\S]*?)```/g)) {
+  for (const [, lang, body] of docSection('## Connecting clients').matchAll(/```(\w+)\n([\s\S]*?)```/g)) {
     if (lang === 'json' || lang === 'toml') {
       // Each client's key: mcpServers (Claude, Cursor, Windsurf), servers (VS Code), context_servers (Zed), mcp_servers (Codex).
       const file = (lang === 'json' ? JSON.parse(body) : parseToml(body)) as Record<string, Record<string, Entry> | undefined>;

@@ -56,6 +56,8 @@ describe('deploy/compose', () => {
     ]);
     for (const [, s] of replicas) {
       expect(s.volumes).toContain('builds:/var/lib/mcphost/builds');
+      // One requestState seal for all: a retry may land on any replica.
+      expect(s.environment.MCPHOST_STATE_KEY).toMatch(/^\$\{MCPHOST_STATE_KEY:\?/);
       expect(s.healthcheck.test.join(' ')).toContain('http://127.0.0.1:7010/health');
     }
   });
@@ -64,7 +66,7 @@ describe('deploy/compose', () => {
     'is a valid compose file (docker-compose config)',
     () => {
       const r = spawnSync('docker-compose', ['-f', path.join(DEPLOY, 'compose/compose.yaml'), 'config', '-q'], {
-        env: { ...process.env, MCPHOST_TOKEN: 'test-token' },
+        env: { ...process.env, MCPHOST_TOKEN: 'test-token', MCPHOST_STATE_KEY: 'k'.repeat(64) },
         encoding: 'utf8',
       });
       expect(r.stderr).toBe('');
@@ -127,6 +129,10 @@ describe('deploy/kubernetes', () => {
     expect(sts.spec.serviceName).toBe('mcphost-pods');
     // The replica id is the pod's name; the build store is one shared claim.
     expect(container.env.find((e: Doc) => e.name === 'MCPHOST_REPLICA_ID').valueFrom.fieldRef.fieldPath).toBe('metadata.name');
+    expect(container.env.find((e: Doc) => e.name === 'MCPHOST_STATE_KEY').valueFrom.secretKeyRef).toEqual({
+      name: 'mcphost-state-key',
+      key: 'key',
+    });
     expect(pod.spec.volumes.find((v: Doc) => v.name === 'builds').persistentVolumeClaim.claimName).toBe('mcphost-builds');
     expect(find('PersistentVolumeClaim', 'mcphost-builds').spec.accessModes).toEqual(['ReadWriteMany']);
   });

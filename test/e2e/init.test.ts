@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { isolatedEnv, NO_DEFAULT_PORTS, runCli } from '../helpers/cli.js';
 import { SHARED_DATA } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -14,7 +14,8 @@ const sections = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^ {2
 describe('mcphost init', () => {
   it('with no --plugins keeps the built-ins that work here, says why the others are left out, and doctor then passes', async () => {
     const t = tempDir();
-    const env = isolatedEnv(t.dir, { GODOT_DOC_DIR: path.join(SHARED_DATA, 'godot-docs') });
+    // What answers at the unreal and exile default ports is this machine's business, not the test's.
+    const env = isolatedEnv(t.dir, { GODOT_DOC_DIR: path.join(SHARED_DATA, 'godot-docs'), ...NO_DEFAULT_PORTS });
     const init = await runCli(['init'], { cwd: t.dir, env, timeout: 60_000 });
     expect(init.exitCode).toBe(0);
     const file = path.join(t.dir, '.mcprc');
@@ -29,7 +30,7 @@ describe('mcphost init', () => {
 
   it('writes a named plugin that is not set up, names what it needs, and does not send the user to a doctor that passes', async () => {
     const t = tempDir();
-    const env = isolatedEnv(t.dir);
+    const env = isolatedEnv(t.dir, NO_DEFAULT_PORTS);
     const init = await runCli(['init', '--plugins', 'imhex,pob'], { cwd: t.dir, env, timeout: 60_000 });
     expect(init.exitCode).toBe(0);
     expect(sections(path.join(t.dir, '.mcprc')).sort()).toEqual(['imhex', 'pob']);

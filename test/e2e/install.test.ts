@@ -15,6 +15,7 @@ import { deflateSync } from 'node:zlib';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
+import { docSection } from '../helpers/docs.js';
 import { REPO, SHARED_DATA } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -69,8 +70,7 @@ describe("the README's git install", () => {
   afterAll(() => rm(work.dir, { recursive: true, force: true }), 180_000);
 
   it('npm pack git+… then npm install -g of what it packed gives a working mcphost on a fresh prefix', async () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const install = readme.slice(readme.indexOf('## Install\n'), readme.indexOf('\n## ', readme.indexOf('## Install\n') + 1));
+    const install = docSection('## Install');
     const lines = install.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim());
     const pack = lines.find((l) => l.startsWith('npm pack git+'))!;
     const installLine = lines[lines.indexOf(pack) + 1];

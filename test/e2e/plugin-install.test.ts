@@ -6,14 +6,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { REPO } from '../helpers/paths.js';
+import { docSection } from '../helpers/docs.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** The fenced blocks of one README section, by language. */
 function readmeBlocks(section: string): Array<{ lang: string; body: string }> {
-  const text = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const start = text.indexOf(`## ${section}\n`);
-  const body = text.slice(start, text.indexOf('\n## ', start + 1));
+  const body = docSection(`## ${section}`);
   return [...body.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], body: m[2] }));
 }
 

@@ -10,14 +10,18 @@ import { deflateSync } from 'node:zlib';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { BIN, REPO, SHARED_DATA } from '../helpers/paths.js';
+import { DOC_FILES, readDoc } from '../helpers/docs.js';
+import { BIN, SHARED_DATA } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** The README's fenced ```sh example blocks, with the line each starts at. */
-export function exampleBlocks(readme: string): Array<{ line: number; body: string }> {
-  const out: Array<{ line: number; body: string }> = [];
-  for (const m of readme.matchAll(/^```sh example\n([\s\S]*?)^```$/gm))
-    out.push({ line: readme.slice(0, m.index).split('\n').length, body: m[1] });
+/** The fenced ```sh example blocks of the README and the docs it links to, in reading order, with where each starts. */
+export function exampleBlocks(): Array<{ at: string; body: string }> {
+  const out: Array<{ at: string; body: string }> = [];
+  for (const file of DOC_FILES) {
+    const text = readDoc(file);
+    for (const m of text.matchAll(/^```sh example\n([\s\S]*?)^```$/gm))
+      out.push({ at: `${file}:${text.slice(0, m.index).split('\n').length}`, body: m[1] });
+  }
   return out;
 }
 
@@ -43,12 +47,13 @@ function prepare(home: string): string {
 }
 
 describe('README examples', () => {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const blocks = exampleBlocks(readme);
+  const blocks = exampleBlocks();
 
   it('the README marks its runnable blocks', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(4);
     expect(blocks.map((b) => b.body).join('')).toContain('mcphost call godot');
+    // The quick starts in the README, the one-shot calls in the reference: both are run.
+    expect(new Set(blocks.map((b) => b.at.split(':')[0]))).toEqual(new Set(['README.md', 'docs/reference.md']));
   });
 
   it('every command of a ```sh example block runs as written and exits 0', async () => {
@@ -62,7 +67,7 @@ describe('README examples', () => {
     const script = [
       'set -euo pipefail',
       ...blocks.flatMap((b) => [
-        `echo "== README.md:${b.line}" >&2`,
+        `echo "== ${b.at}" >&2`,
         ...b.body
           .split('\n')
           .filter((l) => l.trim() && !l.trim().startsWith('#'))

@@ -1,14 +1,14 @@
 // The README's "Layout" block names every folder of src/ and nothing that is not there, and each plugin
 // folder it names exists with the subfolders its line names.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { docSection } from '../helpers/docs.js';
 import { REPO } from '../helpers/paths.js';
 
 describe('README Layout', () => {
   it('agrees with the folders of src/', () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Layout'));
+    const section = docSection('## Layout');
     const block = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
     const named = [...block.matchAll(/^src\/([a-z-]+)\//gm)].map((m) => m[1]).sort();
     const folders = readdirSync(path.join(REPO, 'src'), { withFileTypes: true })
@@ -19,8 +19,7 @@ describe('README Layout', () => {
   });
 
   it('names plugin folders, and their subfolders, that exist', () => {
-    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Layout'));
+    const section = docSection('## Layout');
     const block = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
     const lines = [...block.matchAll(/^(plugins\/[a-z_/]+\/) (.*)$/gm)];
     expect(lines.length).toBeGreaterThan(0);

@@ -2,10 +2,12 @@
 // /health behind the token, its checks shared and reused, without absolute paths for callers who do
 // not hold the token.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createHash } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
+import { namedClientsSchema } from '../../src/config/named-clients.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { serveOnHttp, type HttpServing, type HttpSettings } from '../../src/server/http.js';
@@ -18,12 +20,25 @@ const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
  * docDir), and takes `costMs` on the test's clock (as pob's two luajit runs took real time).
  */
 function probe(clock: { now: number }) {
-  const state = { checks: 0, costMs: 0 };
+  const state = { checks: 0, costMs: 0, holding: 0, release: [] as Array<() => void> };
   const backend = defineBackend({
     name: 'probe',
     version: '1.0.0',
     description: 'counts health checks',
-    tools: [{ name: 'hello', description: 'says hello', input: z.object({}), handler: () => 'hello' }],
+    tools: [
+      { name: 'hello', description: 'says hello', input: z.object({}), handler: () => 'hello' },
+      {
+        name: 'hold',
+        description: 'answers once the test releases it (its request stays open until then)',
+        input: z.object({}),
+        handler: async () => {
+          state.holding++;
+          await new Promise<void>((resolve) => state.release.push(resolve));
+          state.holding--;
+          return 'released';
+        },
+      },
+    ],
     health: () => {
       state.checks++;
       clock.now += state.costMs;
@@ -91,15 +106,52 @@ async function initialize(url: string): Promise<string> {
   return res.headers.get('mcp-session-id')!;
 }
 
-async function ping(url: string, session: string): Promise<number> {
+async function ping(url: string, session: string, headers: Record<string, string> = {}): Promise<number> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { ...json, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    headers: { ...json, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18', ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
   await res.text();
   return res.status;
 }
+
+/** An initialize whose answer is read whole: status, Retry-After and the JSON-RPC error, if refused. */
+async function tryInitialize(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...json, ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+    }),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    session: res.headers.get('mcp-session-id'),
+    error: res.status === 200 ? undefined : (JSON.parse(text) as { error: { message: string }; id: unknown }),
+  };
+}
+
+/** SDK clients (2025 era), each with a tools/call open on its session until the test releases it. */
+async function busyClients(url: string, count: number, state: { holding: number }, headers?: Record<string, string>) {
+  const clients: Client[] = [];
+  const calls: Array<Promise<unknown>> = [];
+  for (let i = 0; i < count; i++) {
+    const client = new Client({ name: `busy-${i}`, version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), headers ? { requestInit: { headers } } : undefined));
+    calls.push(client.callTool({ name: 'probe_hold', arguments: {} }));
+    clients.push(client);
+  }
+  await expect.poll(() => state.holding).toBe(count);
+  return { clients, calls };
+}
+
+const sha256 = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 describe('HTTP sessions', () => {
   it('keeps at most maxSessions when clients initialize and never come back, closing the longest idle first', async () => {
@@ -118,6 +170,56 @@ describe('HTTP sessions', () => {
     await initialize(serving.url);
     expect(await ping(serving.url, ids[40])).toBe(200);
     expect(await ping(serving.url, ids[41])).toBe(404);
+  });
+
+  it('refuses a newcomer with 503 and Retry-After once every session is busy, and never closes a busy one', async () => {
+    const { serving, state } = await serve({ maxSessions: 4 });
+    const { clients, calls } = await busyClients(serving.url, 4, state);
+    for (let i = 0; i < 3; i++) {
+      const refused = await tryInitialize(serving.url);
+      expect(refused.status).toBe(503);
+      expect(refused.retryAfter).toBe('5');
+      expect(refused.error?.error.message).toBe('Server busy: 4 sessions are open, all busy (http.maxSessions); retry in 5 s');
+      expect(refused.error?.id).toBe(7);
+    }
+    expect(serving.sessionCount()).toBe(4);
+    state.release.splice(0).forEach((release) => release());
+    for (const call of calls) expect(((await call) as { content: unknown }).content).toEqual([{ type: 'text', text: 'released' }]);
+    // Their calls ended (their GET streams may still be open): one that leaves makes room at once.
+    await clients[0].close();
+    await expect.poll(async () => (await tryInitialize(serving.url)).status).toBe(200);
+    for (const client of clients.slice(1)) {
+      expect((await client.callTool({ name: 'probe_hello', arguments: {} })).content).toEqual([{ type: 'text', text: 'hello' }]);
+      await client.close();
+    }
+  });
+
+  it("caps one caller's sessions: its flood closes only its own idle sessions, and past its busy ones it gets 429", async () => {
+    const tokens = { a: 'token-of-a-0123456789', b: 'token-of-b-0123456789' };
+    const { serving, state } = await serve({
+      maxSessions: 5,
+      maxSessionsPerClient: 3,
+      token: 'shared-token-0123456789',
+      clients: namedClientsSchema.parse({ a: { token: sha256(tokens.a) }, b: { token: sha256(tokens.b) } }),
+    });
+    const as = (who: 'a' | 'b') => ({ authorization: `Bearer ${tokens[who]}` });
+    const theirs = (await tryInitialize(serving.url, as('b'))).session!;
+    for (let i = 0; i < 20; i++) expect((await tryInitialize(serving.url, as('a'))).status).toBe(200);
+    expect(serving.sessionCount()).toBe(4);
+    // b's idle session outlived a's flood: only a's own were closed.
+    expect(await ping(serving.url, theirs, as('b'))).toBe(200);
+    const { clients, calls } = await busyClients(serving.url, 3, state, as('a'));
+    const refused = await tryInitialize(serving.url, as('a'));
+    expect(refused.status).toBe(429);
+    expect(refused.retryAfter).toBe('5');
+    expect(refused.error?.error.message).toBe(
+      'Too many sessions: this client has 3 sessions open, all busy (http.maxSessionsPerClient); close one (DELETE) or retry in 5 s',
+    );
+    // Another caller is still let in.
+    expect((await tryInitialize(serving.url, as('b'))).status).toBe(200);
+    state.release.splice(0).forEach((release) => release());
+    await Promise.all(calls);
+    await Promise.all(clients.map((c) => c.close()));
   });
 
   it('closes a session idle for sessionIdleMs, and keeps one that is used or has its stream open', async () => {
@@ -179,7 +281,7 @@ describe('bearer token', () => {
     await client.connect(
       new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: 'Bearer open-sesame' } } }),
     );
-    expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['probe_hello']);
+    expect((await client.listTools()).tools.map((x) => x.name)).toEqual(['probe_hello', 'probe_hold']);
     await client.close();
   });
 });

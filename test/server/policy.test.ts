@@ -14,6 +14,9 @@ import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
 import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { clientAccess } from '../../src/registry/access.js';
+import { HostClient } from '../../src/registry/clients.js';
+import { keepReadable } from '../../src/server/subscriptions.js';
 
 const tool = (name: string, description: string) => ({ name, description, input: z.object({}), handler: () => `${name} ran` });
 const docs = defineBackend({
@@ -21,7 +24,7 @@ const docs = defineBackend({
   version: '1.0.0',
   description: 'documentation search',
   tools: [tool('search', 'search the documentation'), tool('secret_notes', 'search the private documentation notes')],
-  resources: [{ uri: 'docs://index', name: 'index', read: () => 'the docs index' }],
+  resources: [{ uri: 'docs://index', name: 'index', read: () => 'the docs index', subscribe: () => () => undefined }],
   prompts: [{ name: 'explain', get: () => 'explain the docs' }],
 });
 const hex = defineBackend({
@@ -29,7 +32,10 @@ const hex = defineBackend({
   version: '1.0.0',
   description: 'hex editor',
   tools: [tool('write_bytes', 'write bytes into the open file')],
-  resources: [{ uri: 'hex://file', name: 'file', read: () => 'the whole file' }],
+  resources: [{ uri: 'hex://file', name: 'file', read: () => 'the whole file', subscribe: () => () => undefined }],
+  resourceTemplates: [
+    { uriTemplate: 'hex://offset/{n}', name: 'offset', read: (uri: string) => uri, complete: { n: (v: string) => [`${v}0`, `${v}1`] } },
+  ],
   prompts: [{ name: 'patch', get: () => 'patch the file' }],
 });
 
@@ -121,9 +127,27 @@ for (const era of ['legacy', 'modern'] as const) {
       const read = await refusal(ci.readResource({ uri: 'hex://file' }));
       expect(read.message).toMatch(/client ci may not use backend hex: not in http\.clients\.ci\.backends\.allow/);
       expect((await refusal(ci.getPrompt({ name: 'hex_patch' }))).message).toMatch(/client ci may not use backend hex/);
+      expect((await ci.listResourceTemplates()).resourceTemplates).toEqual([]);
+      const complete = (client: Client) =>
+        client.complete({ ref: { type: 'ref/resource', uri: 'hex://offset/{n}' }, argument: { name: 'n', value: '1' } });
+      expect((await complete(ci)).completion.values).toEqual([]);
       const full = await connect('full-token', era);
       expect((await full.readResource({ uri: 'hex://file' })).contents).toEqual([expect.objectContaining({ text: 'the whole file' })]);
+      expect((await complete(full)).completion.values).toEqual(['10', '11']);
     });
+
+    if (era === 'legacy')
+      it('subscribes only to resources it may read', async () => {
+        const connect = await serve('flat');
+        const ci = await connect('ci-token', era);
+        await ci.subscribeResource({ uri: 'docs://index' });
+        expect(await refusal(ci.subscribeResource({ uri: 'hex://file' }))).toMatchObject({
+          code: -32003,
+          message: expect.stringMatching(/client ci may not use backend hex/),
+        });
+        const full = await connect('full-token', era);
+        await full.subscribeResource({ uri: 'hex://file' });
+      });
 
     it('in discover mode finds, describes and calls through mcphost_call_tool only what it may call', async () => {
       const connect = await serve('discover');
@@ -148,3 +172,22 @@ for (const era of ['legacy', 'modern'] as const) {
     });
   });
 }
+
+describe("a named client's subscriptions/listen (2026 era)", () => {
+  it('has the resources its policy keeps from it taken off the request, and keeps the rest', async () => {
+    const registry = await Registry.create([inlineBackend('docs', docs), inlineBackend('hex', hex)], {
+      logger: silentLogger,
+      timeouts: { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 },
+    });
+    const identity = { kind: 'token', subject: 'ci', client: 'ci' } as const;
+    const rules = namedClientsSchema.parse({ ci: { token: tokenHash('x'), tools: { allow: ['docs_*'] } } });
+    const client = new HostClient('http', { identity, access: clientAccess(rules)(identity) });
+    const message = {
+      method: 'subscriptions/listen',
+      params: { notifications: { resourceSubscriptions: ['docs://index', 'hex://file', 'nowhere://x'] } },
+    };
+    expect(await keepReadable(registry, message, client)).toEqual(['docs://index', 'nowhere://x']);
+    expect(message.params.notifications.resourceSubscriptions).toEqual(['docs://index', 'nowhere://x']);
+    await registry.close();
+  });
+});

@@ -138,26 +138,13 @@ describe('an HTTP server that accepts the connection and never answers', () => {
 });
 
 describe('a server that comes up after mcphost', () => {
-  it('is waited for by the first tools/list (nothing cached yet), so a client that lists once sees its tools', async () => {
-    const tmp = tempDir();
-    const gate = path.join(tmp.dir, 'go');
-    writeConfig(tmp.dir, {
-      servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
-    });
-    const session = await serveInProcess({ cwd: tmp.dir });
-    try {
-      setTimeout(() => writeFileSync(gate, 'go'), 300);
-      expect((await session.client.listTools()).tools.map((t) => t.name)).toContain('late_echo');
-    } finally {
-      await session.close();
-    }
-  });
-
   it('past timeouts.firstListMs, is listed without its tools, then announced with tools/list_changed once it answers', async () => {
     const tmp = tempDir();
     const gate = path.join(tmp.dir, 'go');
     writeConfig(tmp.dir, {
       timeouts: { firstListMs: 300 },
+      // Nothing cached from another test's run of the same command line: the cold start this is about.
+      cacheDir: path.join(tmp.dir, 'cache'),
       servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
     });
     const session = await serveInProcess({ cwd: tmp.dir });
@@ -168,6 +155,22 @@ describe('a server that comes up after mcphost', () => {
       expect((await session.client.listTools()).tools).toEqual([]);
       writeFileSync(gate, 'go');
       await changed;
+      expect((await session.client.listTools()).tools.map((t) => t.name)).toContain('late_echo');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('is waited for by the first tools/list (nothing cached yet), so a client that lists once sees its tools', async () => {
+    const tmp = tempDir();
+    const gate = path.join(tmp.dir, 'go');
+    writeConfig(tmp.dir, {
+      cacheDir: path.join(tmp.dir, 'cache'),
+      servers: { late: fixtureEntry(path.join(tmp.dir, 'j.log'), {}, { FIXTURE_START_FILE: gate, FIXTURE_TOOLS_ONLY: '1' }) },
+    });
+    const session = await serveInProcess({ cwd: tmp.dir });
+    try {
+      setTimeout(() => writeFileSync(gate, 'go'), 300);
       expect((await session.client.listTools()).tools.map((t) => t.name)).toContain('late_echo');
     } finally {
       await session.close();

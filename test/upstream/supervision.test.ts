@@ -145,7 +145,7 @@ describe('a host with one upstream down', () => {
 
     const report = await serversReport({ cwd: tmp.dir, env, writeLog: () => undefined });
     const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
-    expect(byName.fx).toMatchObject({ state: 'connected', transport: 'stdio', tools: 12 });
+    expect(byName.fx).toMatchObject({ state: 'connected', transport: 'stdio', tools: 13 }); // the fixture's 13 tools, remove-tool included
     expect(byName.dead).toMatchObject({ state: 'down', transport: 'http', message: expect.stringContaining('connection refused') });
     expect(byName.off).toMatchObject({ state: 'disabled', enabled: false });
     const text = await runCli(['servers', 'dead'], { cwd: tmp.dir });

@@ -3,7 +3,7 @@ import { dropClient } from '../../app/named-clients.js';
 import { HostCommand } from '../../cli/host-command.js';
 
 export default class ClientsRemove extends HostCommand {
-  static override summary = 'Remove a named HTTP client (its token stops working when the host reloads its config).';
+  static override summary = 'Remove a named HTTP client (a running serve stops taking its token when it restarts).';
   static override examples = ['<%= config.bin %> clients:remove ci-bot'];
   static override enableJsonFlag = true;
   static override args = { name: Args.string({ description: 'the client name', required: true }) };

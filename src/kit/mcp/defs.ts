@@ -18,6 +18,7 @@ import type { UpstreamClient } from './client.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
 import { callUpstreamTool, outputCheck } from './call-tool.js';
 import { passThrough } from './pass-through.js';
+import { globMatcher } from '../glob.js';
 
 /** Calls made on behalf of a client have their own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;
@@ -50,19 +51,6 @@ export interface DefsOptions {
   allowedTools?: string[];
   blockedTools?: string[];
   readResource?(uri: string, signal: AbortSignal): Promise<{ contents: Array<{ uri: string; [k: string]: unknown }> }>;
-}
-
-export function globMatcher(patterns: string[]): (name: string) => boolean {
-  const regexes = patterns.map(
-    (p) =>
-      new RegExp(
-        `^${p
-          .split('*')
-          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-          .join('.*')}$`,
-      ),
-  );
-  return (name) => regexes.some((r) => r.test(name));
 }
 
 /** Variable names of an RFC 6570 template: `a://{x}/{+y}{?p,q*}` → x, y, p, q. */

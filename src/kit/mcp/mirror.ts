@@ -9,7 +9,8 @@
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
 import type { UpstreamClient } from './client.js';
-import { createDefs, globMatcher, templateVariables } from './defs.js';
+import { createDefs, templateVariables } from './defs.js';
+import { globMatcher } from '../glob.js';
 import { listCache, type ListKey } from './list-cache.js';
 
 export { globMatcher, templateVariables };

@@ -27,6 +27,7 @@ function fakeClient(id: string): ClientInfo {
   const values = new Map<string, unknown>();
   return {
     id,
+    caller: `caller-${id}`,
     transport: 'http',
     capabilities: {},
     remote: true,

@@ -13,7 +13,8 @@ import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { FAKE_POB, pobEnv } from './helpers.js';
 
-const REAL = process.env.POB_PATH;
+// Empty counts as unset (`POB_PATH= npm test`), as it does for mcphost itself.
+const REAL = process.env.POB_PATH || undefined;
 if (!REAL) console.log('pob: multi-client HTTP tests run on the fake PoB: set POB_PATH to a Path of Building checkout to run them on PoB');
 const SLOW = REAL ? 300_000 : 180_000;
 const ROUNDS = REAL ? 12 : 20;

@@ -8,7 +8,8 @@ import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { pobSession, type PobSession } from './helpers.js';
 
-const FORK = process.env.POB_FORK_PATH;
+// Empty counts as unset, as it does for mcphost itself.
+const FORK = process.env.POB_FORK_PATH || undefined;
 if (!FORK) console.log("pob: pob-api fork tests skipped: set POB_FORK_PATH to the fork's src folder to run them");
 
 const BUILD = path.join(SHARED_DATA, 'pob-builds/occvortex-3_26.xml');

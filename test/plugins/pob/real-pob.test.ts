@@ -9,7 +9,8 @@ import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { pobSession, type PobSession } from './helpers.js';
 
-const POB = process.env.POB_PATH;
+// Empty counts as unset (`POB_PATH= npm test`), as it does for mcphost itself.
+const POB = process.env.POB_PATH || undefined;
 if (!POB) console.log('pob: real-PoB integration tests skipped: set POB_PATH to a Path of Building Community checkout to run them');
 
 const BUILDS = path.join(SHARED_DATA, 'pob-builds');
