@@ -185,6 +185,27 @@ describe('unreal: writes through Epic’s Unreal MCP', () => {
     expect(quiet.asked).toEqual([]);
   });
 
+  it('asks before UnrealMCPServer’s tools that may change the editor too (execute_console_command), not before its reads', async () => {
+    const tmp = tempDir();
+    const journal = path.join(tmp.dir, 'ums.log');
+    const { startEditor } = await import('./fake-editor.js');
+    const ums = await startEditor({ real: true, journal });
+    editors.push(ums);
+    writeConfig(tmp.dir, { plugins: { unreal: { url: ums.url, mode: 'unrealmcpserver' } } });
+    const host = await hostInProcess({ cwd: tmp.dir });
+    closers.push(host.close);
+    const ask = asking([{ action: 'decline' }]);
+    const client = await host.connect('legacy', ask.setup);
+    ask.install(client);
+    await whenListed(client, ['unreal_execute_console_command', 'unreal_query_asset']);
+    const declined = await client.callTool({ name: 'unreal_execute_console_command', arguments: { command: 'stat fps' } });
+    expect(textOf(declined)).toBe('execute_console_command was not sent to the Unreal Editor: the user declined');
+    expect(journalLines(journal)).not.toContain('/mcp tools/call execute_console_command');
+    const read = await client.callTool({ name: 'unreal_query_asset', arguments: { assetPath: '/Game/Maps/Arena.Arena' } });
+    expect(read.isError).toBeFalsy();
+    expect(ask.asked).toHaveLength(1);
+  });
+
   it('publishes the project’s agent skills as prompts, their instructions read from the editor', async () => {
     const { host } = await setup();
     const client = await host.connect();
