@@ -62,13 +62,11 @@ describe('http.clients', () => {
   });
 });
 
-describe('the README\'s "Sharing one mcphost" examples', () => {
+describe('the docs\' "Sharing one mcphost" examples', () => {
   it('are valid configs as written', async () => {
-    const { readFileSync } = await import('node:fs');
     const { parse } = await import('yaml');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const at = readme.indexOf('## Sharing one mcphost');
-    const section = readme.slice(at, readme.indexOf('\n## ', at + 1));
+    const { docSection } = await import('../helpers/docs.js');
+    const section = docSection('## Sharing one mcphost');
     const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]) as Record<string, unknown>);
     expect(blocks.length).toBe(2);
     const r = resolve({ ...blocks[0], ...blocks[1] }, { DANA_TOKEN: 'dana-secret' });
