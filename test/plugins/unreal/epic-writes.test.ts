@@ -113,7 +113,8 @@ describe('unreal: writes through Epic’s Unreal MCP', () => {
     ]);
     const client = await host.connect('legacy', ask.setup);
     ask.install(client);
-    await whenListed(client, ['unreal_ObjectTools_set_properties']);
+    // Both tools it calls: Epic's toolsets register one after another.
+    await whenListed(client, ['unreal_ObjectTools_set_properties', 'unreal_SequencerControlRigTools_set_anim_mode_gizmo_scale']);
     const write = () =>
       client.callTool({ name: 'unreal_ObjectTools_set_properties', arguments: { instance: { refPath: SUN }, values: { Intensity: 99 } } });
     const began = () =>
