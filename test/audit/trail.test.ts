@@ -15,10 +15,11 @@ import { trailFiles } from '../../src/audit/files.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { runCli } from '../helpers/cli.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
 import { tempDir } from '../helpers/tmp.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const SECRET_VALUE = 'hunter2-do-not-log';
 const backend = defineBackend({
@@ -65,21 +66,7 @@ async function serve(audit: { file: string; arguments: boolean; maxBytes: number
   const clients = namedClientsSchema.parse({
     ci: { token: tokenHash('ci-token'), tools: { deny: ['probe_hidden'] }, limits: { rate: { perMinute: 1, burst } } },
   });
-  const serving: HttpServing = await serveOnHttp(
-    registry,
-    { name: 'mcphost', version: '9.9.9' },
-    {
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      allowedHosts: [],
-      maxBodyBytes: 1 << 20,
-      sessionIdleMs: 60_000,
-      maxSessions: 100,
-      clients,
-    },
-    silentLogger,
-  );
+  const serving: HttpServing = await serveOnLoopback(registry, { clients });
   const sdk: Client[] = [];
   open.push(async () => {
     await Promise.allSettled(sdk.map((c) => c.close()));

@@ -7,8 +7,9 @@ import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
 
@@ -56,20 +57,7 @@ afterEach(async () => {
 
 async function serve(disposed: string[] = []) {
   const registry = await Registry.create([inlineBackend('pad', notepad(disposed))], { logger: silentLogger, timeouts });
-  const serving = await serveOnHttp(
-    registry,
-    { name: 'mcphost', version: '9.9.9' },
-    {
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      allowedHosts: [],
-      maxBodyBytes: 1 << 20,
-      sessionIdleMs: 60_000,
-      maxSessions: 100,
-    },
-    silentLogger,
-  );
+  const serving = await serveOnLoopback(registry);
   const entry = { serving, registry, clients: [] as Client[] };
   open.push(entry);
   const connect = async (era: 'legacy' | 'modern') => {

@@ -11,8 +11,9 @@ import { toolSurface } from '../../src/discover/surface.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const backend = defineBackend({
   name: 'probe',
@@ -48,21 +49,7 @@ async function serve(mode: 'flat' | 'discover' = 'flat') {
     a: { token: tokenHash('token-a') },
     b: { token: tokenHash('token-b'), limits: { rate: { perMinute: 6, burst: 2 }, tools: { probe_slow: { concurrency: 1 } } } },
   });
-  const serving = await serveOnHttp(
-    registry,
-    { name: 'mcphost', version: '9.9.9' },
-    {
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      allowedHosts: [],
-      maxBodyBytes: 1 << 20,
-      sessionIdleMs: 60_000,
-      maxSessions: 100,
-      clients,
-    },
-    silentLogger,
-  );
+  const serving = await serveOnLoopback(registry, { clients });
   const entry = { serving, registry, clients: [] as Client[] };
   open.push(entry);
   const connect = async (token: string, era: 'legacy' | 'modern') => {

@@ -7,10 +7,11 @@ import * as z from 'zod';
 import { defineBackend } from '../../src/backend/index.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { createUpstreamBackend } from '../../src/upstream/backend.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
 import { FIXTURE_SERVER, textOf } from '../upstream/helpers.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 interface Sample {
   name: string;
@@ -78,21 +79,7 @@ describe('GET /metrics', () => {
       logger: silentLogger,
       timeouts: { toolMs: 10_000, startMs: 10_000, shutdownMs: 1_000 },
     });
-    serving = await serveOnHttp(
-      registry,
-      { name: 'mcphost', version: '9.9.9' },
-      {
-        host: '127.0.0.1',
-        port: 0,
-        token: TOKEN,
-        allowedOrigins: [],
-        allowedHosts: [],
-        maxBodyBytes: 1 << 20,
-        sessionIdleMs: 60_000,
-        maxSessions: 10,
-      },
-      silentLogger,
-    );
+    serving = await serveOnLoopback(registry, { token: TOKEN, maxSessions: 10 });
     client = new Client({ name: 'metrics-test', version: '1' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(serving.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),

@@ -12,10 +12,11 @@ import { Registry } from '../../src/registry/registry.js';
 import type { Identity } from '../../src/registry/identity.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
 import { identityInfo } from '../../src/server/auth/identity-info.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { createStateSeal } from '../../src/server/request-state.js';
 import { FOLLOWS_TASKS, TaskFollower, finished } from '../helpers/tasks.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const backend = defineBackend({
   name: 'work',
@@ -51,21 +52,7 @@ async function serve() {
     timeouts: { toolMs: 20_000, startMs: 5_000, shutdownMs: 1_000 },
   });
   const clients = namedClientsSchema.parse({ a: { token: tokenHash('token-a') }, b: { token: tokenHash('token-b') } });
-  const serving = await serveOnHttp(
-    registry,
-    { name: 'mcphost', version: '9.9.9' },
-    {
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      allowedHosts: [],
-      maxBodyBytes: 1 << 20,
-      sessionIdleMs: 60_000,
-      maxSessions: 100,
-      clients,
-    },
-    silentLogger,
-  );
+  const serving = await serveOnLoopback(registry, { clients });
   const entry = { serving, registry, clients: [] as Client[] };
   open.push(entry);
   const connect = async (token: string) => {

@@ -12,11 +12,12 @@ import { toolSurface } from '../../src/discover/surface.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { Registry } from '../../src/registry/registry.js';
 import { tokenHash } from '../../src/server/auth/client-tokens.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
+import type { HttpServing } from '../../src/server/http.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
 import { clientAccess } from '../../src/registry/access.js';
 import { HostClient } from '../../src/registry/clients.js';
 import { keepReadable } from '../../src/server/subscriptions.js';
+import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const tool = (name: string, description: string) => ({ name, description, input: z.object({}), handler: () => `${name} ran` });
 const docs = defineBackend({
@@ -55,22 +56,7 @@ async function serve(mode: 'flat' | 'discover') {
   });
   toolSurface(registry).configure({ mode, pinned: [] });
   const clients = namedClientsSchema.parse({ ci: { token: tokenHash('ci-token'), tools: { allow: ['docs_*'], deny: ['docs_secret_*'] } } });
-  const serving = await serveOnHttp(
-    registry,
-    { name: 'mcphost', version: '9.9.9' },
-    {
-      host: '127.0.0.1',
-      port: 0,
-      allowedOrigins: [],
-      allowedHosts: [],
-      maxBodyBytes: 1 << 20,
-      sessionIdleMs: 60_000,
-      maxSessions: 100,
-      clients,
-      token: 'full-token',
-    },
-    silentLogger,
-  );
+  const serving = await serveOnLoopback(registry, { clients, token: 'full-token' });
   const entry = { serving, registry, clients: [] as Client[] };
   open.push(entry);
   return async (token: string, era: 'legacy' | 'modern') => {
