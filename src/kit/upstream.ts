@@ -3,7 +3,8 @@
 // MCP SDK; the rest of the kit does not.
 export { UpstreamClient, describeError } from './mcp/client.js';
 export type { UpstreamAuth, UpstreamOptions, UpstreamState, UpstreamStatus, UpstreamTarget } from './mcp/client.js';
-export { createMirror, globMatcher, templateVariables } from './mcp/mirror.js';
+export { createMirror, templateVariables } from './mcp/mirror.js';
+export { globMatcher } from './glob.js';
 export type { Mirror, MirrorOptions } from './mcp/mirror.js';
 export { checkUpstream, healthWaitMs } from './mcp/health.js';
 export { createMirroredBackend } from './mirrored-backend.js';

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { UpstreamClient } from '../../src/kit/mcp/client.js';
-import { globMatcher, templateVariables } from '../../src/kit/mcp/mirror.js';
+import { globMatcher } from '../../src/kit/glob.js';
+import { templateVariables } from '../../src/kit/mcp/mirror.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, alive, waitFor } from './helpers.js';

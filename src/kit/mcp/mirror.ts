@@ -10,10 +10,9 @@ import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool }
 import type { BackendContext, ListKind, Logger, PromptDef, ResourceDef, ResourceTemplateDef, ToolDef } from '../../backend/types.js';
 import type { UpstreamClient } from './client.js';
 import { createDefs, templateVariables } from './defs.js';
-import { globMatcher } from '../glob.js';
 import { listCache, type ListKey } from './list-cache.js';
 
-export { globMatcher, templateVariables };
+export { templateVariables };
 
 export interface MirrorOptions {
   /** The backend name: the prefix of the published tool names. */
