@@ -5,7 +5,7 @@
 // any other caller it does not exist, whoever learns its id. A task a mounted server created is kept
 // here as a relay (`remote`).
 import { randomUUID } from 'node:crypto';
-import type { InputRequest, ToolResult } from '../../backend/types.js';
+import type { InputRequest, ProgressUpdate, ToolResult } from '../../backend/types.js';
 import { CancelledError } from '../../registry/errors.js';
 import type { InputBroker } from '../../registry/asks.js';
 import { measure } from '../../registry/limits.js';
@@ -18,6 +18,12 @@ export interface TaskWork {
 }
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * `_meta` key of a running task's last progress (`{ progress, total? }`) in its `tasks/get` answer:
+ * SEP-2663 carries only a status message, and a client drawing a bar needs the numbers the tool reported.
+ */
+export const TASK_PROGRESS_META_KEY = 'mcphost/progress';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -57,6 +63,8 @@ interface Task {
   createdAt: number;
   lastUpdatedAt: number;
   statusMessage?: string;
+  /** The last progress the call reported (numbers; the message is statusMessage). */
+  progress?: { progress: number; total?: number };
   end?: TaskEnd;
   run?: TaskWork;
   remote?: RemoteTask;
@@ -138,10 +146,11 @@ export class TaskStore {
   }
 
   /** Notes progress (the last message is the task's statusMessage). */
-  progress(id: string, message: string | undefined): void {
+  progress(id: string, update: ProgressUpdate | undefined): void {
     const task = this.tasks.get(id);
-    if (!task || message === undefined || TERMINAL.has(task.status)) return;
-    task.statusMessage = message;
+    if (!task || update === undefined || TERMINAL.has(task.status)) return;
+    if (update.message !== undefined) task.statusMessage = update.message;
+    task.progress = { progress: update.progress, ...(update.total !== undefined && { total: update.total }) };
     task.lastUpdatedAt = this.now();
   }
 
@@ -212,6 +221,7 @@ export class TaskStore {
       taskId: task.id,
       status,
       ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      ...(task.progress && !TERMINAL.has(status) && { _meta: { [TASK_PROGRESS_META_KEY]: task.progress } }),
       createdAt: new Date(task.createdAt).toISOString(),
       lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
       ttlMs: this.ttlMs,
