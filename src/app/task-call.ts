@@ -8,7 +8,7 @@
 // The SDK client (2.4.0) has no tasks API and rejects a task answer to tools/call, so its transport
 // carries that answer in as a stand-in result (src/kit/mcp/task-results.ts: the one reach past the
 // SDK's public API); `tasks/get` and `tasks/cancel` go through the client's public `request()`.
-import { CLIENT_CAPABILITIES_META_KEY, type Client, type Tool } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, SERVER_INFO_META_KEY, type Client, type Tool } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import type { ProgressUpdate, ToolResult } from '../backend/types.js';
 import { TASK_RESULT_META_KEY } from '../kit/mcp/task-results.js';
@@ -53,7 +53,11 @@ export interface TaskCallOptions {
 const cancelled = (name: string, reason: unknown, note: string) =>
   errorOutcome('cancelled', 'CANCELLED', `tool ${name} was cancelled: ${String(reason)} (${note})`);
 
-function outcomeOf(result: ToolResult): CallOutcome {
+/** A result as a plain call prints it: without the server's identity, which the 2026 era stamps on every answer. */
+function outcomeOf(answer: ToolResult): CallOutcome {
+  const { [SERVER_INFO_META_KEY]: _server, ...meta } = answer._meta ?? {};
+  const { _meta: _all, ...rest } = answer;
+  const result: ToolResult = Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
   return result.isError ? { result, error: resultError(result) } : { result };
 }
 

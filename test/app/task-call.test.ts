@@ -48,6 +48,7 @@ describe('call --as-task, in-process', () => {
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.every((p) => p.total === 10 && p.message === `step ${p.progress} of 10`)).toBe(true);
     expect(seen.map((p) => p.progress)).toEqual([...seen.map((p) => p.progress)].sort((a, b) => a - b));
+    expect(done.result).toEqual((await call('long', { count: 10 }, { asTask: false }).outcome).result);
   });
 
   it('cancels the task when interrupted: the tool sees the task cancelled, the outcome says the server confirmed', async () => {
@@ -71,6 +72,12 @@ describe('call --as-task, in-process', () => {
     const done = await outcome;
     expect(done.error).toMatchObject({ code: -32602, message: 'offset: must not be negative' });
     expect(log.join('\n')).not.toMatch(/runs as task/);
-    expect(text(await call('read_at', { offset: 4 }).outcome)).toBe('read at 4');
+    // The very result a plain call gets (the 2026 era's serverInfo stamp is not the tool's).
+    const [asTask, plain] = await Promise.all([
+      call('read_at', { offset: 4 }).outcome,
+      call('read_at', { offset: 4 }, { asTask: false }).outcome,
+    ]);
+    expect(asTask.result).toEqual(plain.result);
+    expect(text(asTask)).toBe('read at 4');
   });
 });
