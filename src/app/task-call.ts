@@ -90,6 +90,16 @@ export async function callAsTask(
   for (;;) {
     if (signal?.aborted) return cancel(client, name, taskId, signal.reason, options.cancelWaitMs);
     if (TERMINAL.has(state.status)) break;
+    if (state.status === 'input_required') {
+      // A shell has nobody to answer the tool's question: the task is stopped rather than left waiting.
+      await cancel(client, name, taskId, 'it asked for input', options.cancelWaitMs);
+      const asked = Object.values((state as { inputRequests?: Record<string, { method?: string }> }).inputRequests ?? {});
+      return errorOutcome(
+        'tool_error',
+        'INPUT_REQUIRED',
+        `tool ${name} asked for input (${asked.map((r) => r.method ?? '?').join(', ') || 'a question'}) that mcphost call cannot answer; its task ${taskId} was cancelled — call it from a client that answers questions`,
+      );
+    }
     const progress = state._meta?.[TASK_PROGRESS_META_KEY] as { progress?: unknown; total?: unknown } | undefined;
     if (typeof progress?.progress === 'number')
       options.onProgress?.({

@@ -67,6 +67,17 @@ describe('call --as-task, in-process', () => {
     expect(journalLines()).toContainEqual(expect.stringMatching(/^stopped: .*the task was cancelled$/));
   });
 
+  it('stops a task that asks for input, which a shell cannot give, and says so', async () => {
+    const { outcome, log } = call('ask_late', { delayMs: 400 });
+    const done = await outcome;
+    const taskId = /runs as task ([0-9a-f-]{36})/.exec(log.join('\n'))![1];
+    expect(done.error).toMatchObject({
+      kind: 'tool_error',
+      code: 'INPUT_REQUIRED',
+      message: `tool lab_ask_late asked for input (elicitation/create) that mcphost call cannot answer; its task ${taskId} was cancelled — call it from a client that answers questions`,
+    });
+  });
+
   it('answers a tool that is not task-capable directly, its errors as a plain call', async () => {
     const { outcome, log } = call('read_at', { offset: -1 });
     const done = await outcome;
