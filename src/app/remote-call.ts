@@ -29,6 +29,8 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
   const token = resolved.config.http.token;
   const client = new UpstreamClient({
     name: url,
+    // Tasks are a 2026-07-28 extension; a plain call keeps the 2025 handshake every server speaks.
+    ...(request.asTask && { protocol: '2026-07-28' as const }),
     target: { kind: 'http', url, ...(token && { headers: { Authorization: `Bearer ${token}` } }) },
     logger: logger.child('call'),
     sseFallback: false,
@@ -41,6 +43,33 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
     const given = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
     const args = readAtFiles(given, resolved.cwd);
     const onProgress = request.onProgress;
+    if (request.asTask) {
+      const { callAsTask } = await import('./task-call.js');
+      const shutdownMs = resolved.config.timeouts.shutdownMs;
+      let outcome: CallOutcome;
+      try {
+        outcome = await client.request(
+          (c) =>
+            callAsTask(c, tool.name, args, {
+              signal: request.signal,
+              onProgress: onProgress && ((p) => onProgress(p, logLevel)),
+              timeoutMs: request.timeoutMs,
+              cancelWaitMs: Math.max(100, shutdownMs - 250),
+              onTask: (id) => logger.debug(`${tool.name} runs as task ${id} at ${url}`),
+              tool,
+            }),
+          request.signal,
+        );
+      } catch (error) {
+        if (request.signal?.aborted)
+          return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.name} was cancelled: ${String(request.signal.reason)}`);
+        throw error;
+      }
+      if (outcome.error && outcome.error.kind !== 'cancelled')
+        outcome = { ...outcome, error: withFileHint(outcome.error, given, resolved.cwd) };
+      await request.onOutcome?.(outcome);
+      return outcome;
+    }
     let result: ToolResult;
     try {
       result = (await client.request(

@@ -58,6 +58,7 @@ export interface CallFlags {
   args?: string;
   json: boolean;
   timeoutMs?: number;
+  asTask: boolean;
   url?: URL;
   config?: string;
   logLevel?: HostLogLevel;
@@ -78,6 +79,7 @@ export function readCallFlags(host: SplitArgv['host']): CallFlags {
     args: text('args'),
     json: host.has('json'),
     timeoutMs,
+    asTask: host.has('as-task'),
     url: serverUrl(text('url')),
     config: text('config'),
     logLevel,

@@ -24,7 +24,10 @@ export const Exit = {
   TOOL_ERROR: 5,
 } as const;
 
-export type ExitCode = (typeof Exit)[keyof typeof Exit];
+/** A call cancelled by a signal: 128 + its number, as a shell reports a process it ended (130 for Ctrl-C). */
+export const INTERRUPTED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+export type ExitCode = (typeof Exit)[keyof typeof Exit] | (typeof INTERRUPTED)[keyof typeof INTERRUPTED];
 
 /**
  * How a handler says "this argument is wrong" when its schema could not (a range that depends on the

@@ -6,7 +6,7 @@
 // here as a relay (`remote`). Its id names the replica that runs it (held-ids.ts): one that was
 // lost with its replica (stopped, or restarted since) is answered as failed, saying so, not as unknown.
 import { randomBytes } from 'node:crypto';
-import type { InputRequest, ToolResult } from '../../backend/types.js';
+import type { InputRequest, ProgressUpdate, ToolResult } from '../../backend/types.js';
 import { CancelledError } from '../../registry/errors.js';
 import type { InputBroker } from '../../registry/asks.js';
 import { measure } from '../../registry/limits.js';
@@ -20,6 +20,12 @@ export interface TaskWork {
 }
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * `_meta` key of a running task's last progress (`{ progress, total? }`) in its `tasks/get` answer:
+ * SEP-2663 carries only a status message, and a client drawing a bar needs the numbers the tool reported.
+ */
+export const TASK_PROGRESS_META_KEY = 'mcphost/progress';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -61,6 +67,8 @@ interface Task {
   createdAt: number;
   lastUpdatedAt: number;
   statusMessage?: string;
+  /** The last progress the call reported (numbers; the message is statusMessage). */
+  progress?: { progress: number; total?: number };
   end?: TaskEnd;
   run?: TaskWork;
   remote?: RemoteTask;
@@ -144,10 +152,11 @@ export class TaskStore {
   }
 
   /** Notes progress (the last message is the task's statusMessage). */
-  progress(id: string, message: string | undefined): void {
+  progress(id: string, update: ProgressUpdate | undefined): void {
     const task = this.tasks.get(id);
-    if (!task || message === undefined || TERMINAL.has(task.status)) return;
-    task.statusMessage = message;
+    if (!task || update === undefined || TERMINAL.has(task.status)) return;
+    if (update.message !== undefined) task.statusMessage = update.message;
+    task.progress = { progress: update.progress, ...(update.total !== undefined && { total: update.total }) };
     task.lastUpdatedAt = this.now();
   }
 
@@ -241,6 +250,7 @@ export class TaskStore {
       taskId: task.id,
       status,
       ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      ...(task.progress && !TERMINAL.has(status) && { _meta: { [TASK_PROGRESS_META_KEY]: task.progress } }),
       createdAt: new Date(task.createdAt).toISOString(),
       lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
       ttlMs: this.ttlMs,
