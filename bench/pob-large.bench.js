@@ -32,10 +32,10 @@ function input(name) {
 
 async function runCase(file, mode) {
   const build = readFileSync(file, 'utf8');
-  const { readBuildText } = await import('../dist/plugins/pob/build-input.js');
-  const { parseBuildXml } = await import('../dist/plugins/pob/xml.js');
-  const { analyzeBuild } = await import('../dist/plugins/pob/analyze.js');
-  const { xmlTools } = await import('../dist/plugins/pob/xml-tools.js');
+  const { readBuildText } = await import('../dist/plugins/pob/build/build-input.js');
+  const { parseBuildXml } = await import('../dist/plugins/pob/build/xml.js');
+  const { analyzeBuild } = await import('../dist/plugins/pob/build/analyze.js');
+  const { xmlTools } = await import('../dist/plugins/pob/build/xml-tools.js');
   const tool = xmlTools.find((t) => t.name === 'analyze_build');
   const lag = monitorEventLoopDelay({ resolution: 5 });
   let outcome = 'ok';

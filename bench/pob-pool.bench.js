@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configSchema } from '../dist/plugins/pob/config.js';
-import { PobPool } from '../dist/plugins/pob/pool.js';
+import { PobPool } from '../dist/plugins/pob/live/pool.js';
 import { silentLogger } from '../dist/src/lib/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

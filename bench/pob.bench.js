@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { configSchema } from '../dist/plugins/pob/config.js';
-import { PobPool } from '../dist/plugins/pob/pool.js';
+import { PobPool } from '../dist/plugins/pob/live/pool.js';
 import { residentBytes } from '../dist/src/kit/index.js';
 import { silentLogger } from '../dist/src/lib/logger.js';
 

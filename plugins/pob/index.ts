@@ -3,13 +3,16 @@
 // long-lived luajit workers running the project's Lua server over an unmodified PoB checkout (or
 // the pob-api fork's own stdio API), or a PoB GUI serving the fork's TCP API. Builds are values
 // kept in a content-addressed store; each client's own build is in its ctx.client.state.
+// build/ is what a build says without PoB (XML, share codes, analysis, the views); live/ is the
+// engine (workers, the Lua server, the pob-api fork's API, the build store). live/ may import
+// build/, never the reverse.
 import { defineBackend, type Backend, type BackendContext, type ToolDef } from '../../src/backend/index.js';
 import { configEnv, configSchema, type PobConfig } from './config.js';
-import { cachedHealth, pobHealth } from './health.js';
-import { luaTools } from './lua-tools.js';
-import { PobPool } from './pool.js';
-import { viewResources } from './views.js';
-import { xmlTools } from './xml-tools.js';
+import { cachedHealth, pobHealth } from './live/health.js';
+import { luaTools } from './live/lua-tools.js';
+import { PobPool } from './live/pool.js';
+import { viewResources } from './build/views.js';
+import { xmlTools } from './build/xml-tools.js';
 
 export default function createPobBackend(): Backend<PobConfig> {
   let pool: PobPool | undefined;

@@ -176,7 +176,7 @@ describe("a cloned repository's plugin settings that run programs (issue 36, ite
     // godotBinary and cmd (programPath()) resolve ./run.sh against the file's folder, as a path in it.
     const ran = readFileSync(marks, 'utf8');
     expect(ran).toContain(`${script} --version`);
-    expect(ran).toContain(`${script} ${path.join(REPO, 'plugins/pob/lua/server.lua')}`);
+    expect(ran).toContain(`${script} ${path.join(REPO, 'plugins/pob/live/lua/server.lua')}`);
     expect(ran).toContain('run.sh --mcp');
   });
 });

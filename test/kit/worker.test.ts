@@ -51,7 +51,7 @@ describe('worker threads', () => {
   it('finds a compiled worker beside its module, or none', () => {
     expect(workerScript(ECHO, './echo.mjs')?.href).toBe(ECHO.href);
     expect(workerScript(ECHO, './absent.js')).toBeUndefined();
-    const source = pathToFileURL(fileURLToPath(new URL('../../plugins/pob/parse-job.ts', import.meta.url)));
+    const source = pathToFileURL(fileURLToPath(new URL('../../plugins/pob/build/parse-job.ts', import.meta.url)));
     expect(workerScript(source, './parse-worker.js', { fromDist: false })).toBeUndefined();
   });
 });

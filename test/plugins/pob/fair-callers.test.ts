@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIdOf, normalizeXml } from '../../../plugins/pob/store.js';
+import { buildIdOf, normalizeXml } from '../../../plugins/pob/live/store.js';
 import { startHttp, type HttpServer } from '../../helpers/mcp.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { FAKE_POB, fakeBuild, pobEnv } from './helpers.js';

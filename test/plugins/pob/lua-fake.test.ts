@@ -2,7 +2,7 @@
 // running the project's Lua server on the fake PoB in test/fixtures/pob/fake-pob. One worker
 // here, so process details (pids, restarts) are exact; the pool is tested in pool.test.ts.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { decodeShareCode } from '../../../plugins/pob/share-code.ts';
+import { decodeShareCode } from '../../../plugins/pob/build/share-code.ts';
 import { tempDir } from '../../helpers/tmp.js';
 import { FAKE_POB, fakeBuild, gone, pobSession, type PobSession } from './helpers.js';
 

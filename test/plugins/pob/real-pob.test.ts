@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnEnvironment } from '../../../plugins/pob/pob-files.ts';
+import { spawnEnvironment } from '../../../plugins/pob/live/pob-files.ts';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { pobSession, type PobSession } from './helpers.js';

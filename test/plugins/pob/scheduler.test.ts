@@ -1,7 +1,7 @@
 // The fair queue in front of the PoB workers, driven directly: who gets a free worker, which
 // worker, and what is refused. The same rules under real calls are in pool.test.ts.
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../../plugins/pob/scheduler.ts';
+import { FairQueue } from '../../../plugins/pob/live/scheduler.ts';
 
 const limits = { total: 100, perClient: 50 };
 

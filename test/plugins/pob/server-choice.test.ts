@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../../plugins/pob/config.ts';
-import { chooseServer } from '../../../plugins/pob/server-choice.ts';
+import { chooseServer } from '../../../plugins/pob/live/server-choice.ts';
 import { tempDir } from '../../helpers/tmp.js';
 
 const tmp = tempDir('mcphost-pob-choice-');

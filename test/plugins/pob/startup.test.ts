@@ -121,7 +121,7 @@ describe('pob Lua start-up failures', () => {
     }
     expect(good.ok).toBe(true);
     expect(good.message).toMatch(
-      /XML and Lua tools ready: LuaJIT \S+, lua-zlib ok, PoB 0.0.1-fake at .*; server: mcphost's Lua server \(plugins\/pob\/lua\/server.lua\) over .* \(an unmodified PoB checkout\)/,
+      /XML and Lua tools ready: LuaJIT \S+, lua-zlib ok, PoB 0.0.1-fake at .*; server: mcphost's Lua server \(plugins\/pob\/live\/lua\/server.lua\) over .* \(an unmodified PoB checkout\)/,
     );
     expect(good.detail).toMatchObject({ server: 'mcphost', luaZlib: true, pobPathOk: true, pobVersion: '0.0.1-fake', missing: [] });
 

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, utimesSync, writeFile
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BuildStore, buildIdOf } from '../../../plugins/pob/store.ts';
+import { BuildStore, buildIdOf } from '../../../plugins/pob/live/store.ts';
 import { REPO, SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { fakeBuild } from './helpers.js';
@@ -114,7 +114,7 @@ describe('build store', () => {
       [
         '--input-type=module',
         '-e',
-        `import { BuildStore } from ${JSON.stringify(path.join(REPO, 'dist/plugins/pob/store.js'))};
+        `import { BuildStore } from ${JSON.stringify(path.join(REPO, 'dist/plugins/pob/live/store.js'))};
          import { readFileSync } from 'node:fs';
          const real = readFileSync(${JSON.stringify(path.join(SHARED_DATA, 'pob-builds/occvortex-3_26.xml'))}, 'utf8');
          const s = new BuildStore({ dir: ${JSON.stringify(dir)}, maxBuilds: 1000, maxBytes: 2 ** 40, logger: console });

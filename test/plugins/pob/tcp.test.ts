@@ -4,7 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnEnvironment } from '../../../plugins/pob/pob-files.ts';
+import { spawnEnvironment } from '../../../plugins/pob/live/pob-files.ts';
 import { tempDir } from '../../helpers/tmp.js';
 import { FAKE_POB, fakeBuild, pobSession } from './helpers.js';
 

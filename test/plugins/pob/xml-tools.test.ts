@@ -4,12 +4,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { xmlTools } from '../../../plugins/pob/xml-tools.ts';
-import { analyzeBuild } from '../../../plugins/pob/analyze.ts';
-import { readBuildText } from '../../../plugins/pob/build-input.ts';
-import { parseBuildXml } from '../../../plugins/pob/xml.ts';
-import { encodeShareCodeSync as encodeShareCode } from '../../../plugins/pob/share-code.ts';
-import { parseItemText } from '../../../plugins/pob/item-text.ts';
+import { xmlTools } from '../../../plugins/pob/build/xml-tools.ts';
+import { analyzeBuild } from '../../../plugins/pob/build/analyze.ts';
+import { readBuildText } from '../../../plugins/pob/build/build-input.ts';
+import { parseBuildXml } from '../../../plugins/pob/build/xml.ts';
+import { encodeShareCodeSync as encodeShareCode } from '../../../plugins/pob/build/share-code.ts';
+import { parseItemText } from '../../../plugins/pob/build/item-text.ts';
 import { SHARED_DATA } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 

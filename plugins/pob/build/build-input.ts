@@ -3,8 +3,8 @@
 // goes through the host's ctx.files: a remote client may name only files inside the roots.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError, type FileAccess } from '../../src/backend/index.js';
-import { fileKind, NotRegularFileError, readRegularFile } from '../../src/kit/index.js';
+import { ToolError, type FileAccess } from '../../../src/backend/index.js';
+import { fileKind, NotRegularFileError, readRegularFile } from '../../../src/kit/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 import { decodeShareCode, looksLikeShareCode } from './share-code.js';
 

@@ -8,10 +8,10 @@
 // does stop it: the worker's PoB is killed (it starts afresh on the next call), so a cancelled
 // 30-second load does not hold a worker that others wait for.
 import path from 'node:path';
-import { ToolError, UnavailableError, type Logger, type ProgressUpdate, type WithheldSetting } from '../../src/backend/index.js';
+import { ToolError, UnavailableError, type Logger, type ProgressUpdate, type WithheldSetting } from '../../../src/backend/index.js';
 import { Budgets } from './budgets.js';
 import { abortable, CallStages, cancelled } from './call-stages.js';
-import { defaultWorkers, linkOf, type PobConfig } from './config.js';
+import { defaultWorkers, linkOf, type PobConfig } from '../config.js';
 import { FairQueue } from './scheduler.js';
 import { chooseServer, type ServerChoice } from './server-choice.js';
 import { BuildStore } from './store.js';

@@ -1,6 +1,6 @@
 // Progress while PoB starts (3-4 s): PoB logs the same steps whichever server runs it (on stderr
 // under mcphost's server, on stdout under the fork's), so those lines mark how far it got.
-import type { ProgressUpdate } from '../../src/backend/index.js';
+import type { ProgressUpdate } from '../../../src/backend/index.js';
 
 const STEPS: Array<[RegExp, number, string]> = [
   [/^Loading main script/, 5, 'loading Path of Building'],

@@ -3,7 +3,7 @@
 // starting, the build loading), always rising, so a client following the call as a task reads
 // where it is in the task's status. A caller that cancels (tasks/cancel, notifications/cancelled)
 // stops the work; one whose deadline passed does not (the worker finishes, see pool.ts).
-import type { ProgressUpdate } from '../../src/backend/index.js';
+import type { ProgressUpdate } from '../../../src/backend/index.js';
 
 export class CallStages {
   private last = -1;

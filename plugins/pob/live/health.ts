@@ -2,9 +2,9 @@
 // and its folder valid, or the PoB GUI reachable in TCP mode; each problem comes with its fix.
 // A report is kept a few seconds: checking runs luajit twice, and /health may be polled often.
 import { execa } from 'execa';
-import { approvalProblem, type HealthReport, type WithheldSetting } from '../../src/backend/index.js';
+import { approvalProblem, type HealthReport, type WithheldSetting } from '../../../src/backend/index.js';
 import type { PobPool } from './pool.js';
-import { defaultWorkers, linkOf, SPAWN_SETTINGS, type PobConfig } from './config.js';
+import { defaultWorkers, linkOf, SPAWN_SETTINGS, type PobConfig } from '../config.js';
 import { checkForkPath, checkPobPath, INSTALL_HINT } from './pob-files.js';
 import { chooseServer, describeServer } from './server-choice.js';
 

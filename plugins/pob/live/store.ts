@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { UnavailableError, type Logger } from '../../src/backend/index.js';
-import { NotRegularFileError, readRegularFile, writeFileAtomic } from '../../src/kit/index.js';
+import { UnavailableError, type Logger } from '../../../src/backend/index.js';
+import { NotRegularFileError, readRegularFile, writeFileAtomic } from '../../../src/kit/index.js';
 
 /** What a build_id looks like: the first 128 bits of the SHA-256, in hex. */
 export const BUILD_ID = /^[0-9a-f]{32}$/;

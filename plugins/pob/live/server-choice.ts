@@ -3,7 +3,7 @@
 // POB_API_STDIO=1), as the seed's settings (POB_FORK_PATH, POB_ARGS) ask.
 import os from 'node:os';
 import path from 'node:path';
-import type { PobConfig } from './config.js';
+import type { PobConfig } from '../config.js';
 import { holdsForkApi } from './pob-files.js';
 
 export type ServerChoice =
@@ -37,6 +37,6 @@ export function chooseServer(config: PobConfig, home?: string): ServerChoice {
 /** One line for doctor and lua_start: which server, and why. */
 export function describeServer(choice: ServerChoice, cmd: string): string {
   return choice.kind === 'mcphost'
-    ? `mcphost's Lua server (plugins/pob/lua/server.lua) over ${choice.pobPath ?? '(no pobPath)'} (${choice.why})`
+    ? `mcphost's Lua server (plugins/pob/live/lua/server.lua) over ${choice.pobPath ?? '(no pobPath)'} (${choice.why})`
     : `the pob-api fork's own stdio API (${[cmd, ...choice.args].join(' ')} with POB_API_STDIO=1 in ${choice.src}) (${choice.why})`;
 }

@@ -3,10 +3,10 @@
 // it answers (a call that changes the build answers the new build_id, which becomes the client's).
 import path from 'node:path';
 import * as z from 'zod';
-import { ToolError, type CallContext, type ClientInfo } from '../../src/backend/index.js';
-import { readBuildText } from './build-input.js';
-import type { PobConfig } from './config.js';
-import { checkBuildXml } from './parse-job.js';
+import { ToolError, type CallContext, type ClientInfo } from '../../../src/backend/index.js';
+import { readBuildText } from '../build/build-input.js';
+import type { PobConfig } from '../config.js';
+import { checkBuildXml } from '../build/parse-job.js';
 import type { PobPool } from './pool.js';
 import { BUILD_ID, normalizeXml } from './store.js';
 import type { PobWorker } from './worker.js';

@@ -4,12 +4,12 @@
 // fork's (no ids, answers in order, `{ok, …fields}` or `{ok:false, error:"text"}`), which
 // pob-api.ts maps onto the same tool results. The pool gives a worker one call at a time and
 // keeps track of the build it holds; failures become ToolErrors that name the tool.
-import type { Logger, ProgressUpdate, WithheldSetting } from '../../src/backend/index.js';
-import { ToolError } from '../../src/backend/index.js';
-import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../src/kit/json-lines/index.js';
+import type { Logger, ProgressUpdate, WithheldSetting } from '../../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
+import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../../src/kit/json-lines/index.js';
 import type { Budgets } from './budgets.js';
 import { processFailure, startFailure, tcpFailure } from './bridge-errors.js';
-import { linkOf, type PobConfig } from './config.js';
+import { linkOf, type PobConfig } from '../config.js';
 import { forkAction, forkFailure, type Answer } from './pob-api.js';
 import type { ServerChoice } from './server-choice.js';
 import { StartProgress } from './start-progress.js';

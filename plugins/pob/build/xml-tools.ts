@@ -1,6 +1,6 @@
 // The tools that need no luajit: decode, encode, analyze, compare.
 import * as z from 'zod';
-import { defineTool, structured, ToolError } from '../../src/backend/index.js';
+import { defineTool, structured, ToolError } from '../../../src/backend/index.js';
 import { readBuildText } from './build-input.js';
 import { compareBuilds } from './compare.js';
 import { analyzeBuildXml, checkBuildXml } from './parse-job.js';

@@ -1,7 +1,7 @@
 // How big a build may be. Real builds are tens of kilobytes (the shared ones: 26-58 KB; heavy
 // builds with many item sets and trees reach a few megabytes). Anything past the cap is refused at
 // once, before it costs time or memory; parsing a large build runs in a worker thread.
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
 
 /** Largest build XML accepted, in bytes (after inflating a share code, or read from a file). */
 export const MAX_XML_BYTES = 16 * 1024 * 1024;

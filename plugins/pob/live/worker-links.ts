@@ -1,9 +1,9 @@
 // How a worker reaches PoB: a spawned luajit (mcphost's server over an unmodified PoB, or the
 // pob-api fork's own stdio API), or a connection to a PoB GUI serving the fork's TCP API.
-import type { Logger, WithheldSetting } from '../../src/backend/index.js';
-import { requireApproved, UnavailableError } from '../../src/backend/index.js';
-import { JsonLinesProcess, JsonLinesTcpClient } from '../../src/kit/json-lines/index.js';
-import { linkOf, SPAWN_SETTINGS, type PobConfig } from './config.js';
+import type { Logger, WithheldSetting } from '../../../src/backend/index.js';
+import { requireApproved, UnavailableError } from '../../../src/backend/index.js';
+import { JsonLinesProcess, JsonLinesTcpClient } from '../../../src/kit/json-lines/index.js';
+import { linkOf, SPAWN_SETTINGS, type PobConfig } from '../config.js';
 import { checkForkPath, checkPobPath, forkSpawnEnvironment, spawnEnvironment } from './pob-files.js';
 import type { ServerChoice } from './server-choice.js';
 

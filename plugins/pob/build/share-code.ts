@@ -3,7 +3,7 @@
 // at the XML size cap (a small code can inflate to gigabytes).
 import { promisify } from 'node:util';
 import { deflate, deflateSync, unzip } from 'node:zlib';
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
 import { MAX_XML_BYTES, tooLarge } from './limits.js';
 
 const unzipAsync = promisify(unzip);

@@ -1,7 +1,7 @@
 // Path of Building build XML, parsed with fast-xml-parser into a small element tree: every
 // element is a list (PoB repeats most of them), attributes are plain strings, text is `#text`.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
 
 export interface XmlElement {
   [key: string]: string | XmlElement[] | undefined;

@@ -4,7 +4,7 @@
 // `{ok:true, stats|tree|info|config|xml|output: …}` or `{ok:false, error:"text"}`. This module turns
 // each action of mcphost's protocol into the fork's actions and its answers into the results the
 // pob_lua_* tools document. What the fork cannot tell is left out; README "pob-api fork" lists it.
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
 import { changes, HEADLINE, objectOf, pick, sourcesOf, treeOf, type ForkTree } from './pob-api-values.js';
 
 export type Answer = Record<string, unknown>;

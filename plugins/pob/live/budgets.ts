@@ -3,7 +3,7 @@
 // that kind gets twice as long (up to 16 times the setting, or a minute when that is more, so a
 // build that really hangs PoB costs a bounded time per attempt). On a machine too busy for the settings, a retry therefore succeeds
 // instead of being killed at the same point every time.
-import type { Logger } from '../../src/backend/index.js';
+import type { Logger } from '../../../src/backend/index.js';
 
 export type BudgetKind = 'start' | 'load' | 'request';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UnavailableError, type ResourceDef, type ToolMeta, VIEW_MIME_TYPE } from '../../src/backend/index.js';
+import { UnavailableError, type ResourceDef, type ToolMeta, VIEW_MIME_TYPE } from '../../../src/backend/index.js';
 
 export const BUILD_VIEW = 'ui://pob/build.html';
 export const COMPARE_VIEW = 'ui://pob/compare.html';
@@ -17,8 +17,8 @@ export const viewMeta = (uri: string): ToolMeta => ({ ui: { resourceUri: uri }, 
 /** Built pages live under dist/: beside the compiled plugin, or, from the TypeScript sources, in the repository's dist/. */
 function builtPage(name: string): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const compiled = path.basename(path.resolve(here, '../..')) === 'dist';
-  return path.join(compiled ? here : path.resolve(here, '../../dist/plugins/pob'), 'ui', name);
+  const compiled = path.basename(path.resolve(here, '../../..')) === 'dist';
+  return path.join(compiled ? path.dirname(here) : path.resolve(here, '../../../dist/plugins/pob'), 'ui', name);
 }
 
 function view(uri: string, file: string, title: string, description: string): ResourceDef {

@@ -44,12 +44,12 @@ function pobVersion(pobPath: string): string | undefined {
   return undefined;
 }
 
-/** The project's Lua folder: beside this file in the sources, or plugins/pob/lua from dist/. */
+/** The project's Lua folder: beside this file in the sources, or plugins/pob/live/lua from dist/. */
 function luaDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const beside = path.join(here, 'lua');
   if (existsSync(path.join(beside, 'server.lua'))) return beside;
-  return path.resolve(here, '../../../plugins/pob/lua');
+  return path.resolve(here, '../../../../plugins/pob/live/lua');
 }
 
 /** How the server is spawned: cwd `<pob>/src`, our Lua first on LUA_PATH, no `CI` (PoB reads it). */

@@ -2,12 +2,12 @@
 // checked here with zod before anything reaches Lua. Every tool that works on a build takes an
 // optional build_id; the tools that change a build answer the new one (lua-calls.ts).
 import * as z from 'zod';
-import { defineTool, structured, ToolError, UnavailableError, type ToolDef } from '../../src/backend/index.js';
-import { readBuildText } from './build-input.js';
-import type { PobConfig } from './config.js';
+import { defineTool, structured, ToolError, UnavailableError, type ToolDef } from '../../../src/backend/index.js';
+import { readBuildText } from '../build/build-input.js';
+import type { PobConfig } from '../config.js';
 import { buildIdInput, clientBuild, loadTool, onBuild, type LuaContext } from './lua-calls.js';
 import type { PobPool } from './pool.js';
-import { encodeShareCode } from './share-code.js';
+import { encodeShareCode } from '../build/share-code.js';
 import { renderVerify, verifyBuild } from './verify.js';
 
 const nodeIds = (what: string) => z.array(z.number().int().positive()).describe(what);

@@ -1,6 +1,6 @@
 // Worker thread entry: parses (and analyzes) one large build away from the event loop. Its heap,
 // the parsed element tree, dies with the worker. (parse-job.ts imports only its types.)
-import { workerSide } from '../../src/kit/index.js';
+import { workerSide } from '../../../src/kit/index.js';
 import { analyzeBuild, type BuildAnalysis } from './analyze.js';
 import { bounded } from './bounded.js';
 import { parseBuildXml } from './xml.js';

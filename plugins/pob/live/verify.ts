@@ -1,11 +1,11 @@
 // lua_verify_build: load a build into PoB, recompute, and put each saved <PlayerStat> beside the
 // recomputed value, to tell whether the user's PoB version and ours agree.
-import { ToolError } from '../../src/backend/index.js';
-import { readBuildText } from './build-input.js';
+import { ToolError } from '../../../src/backend/index.js';
+import { readBuildText } from '../build/build-input.js';
 import { loadBuild, resolveBuild, type LuaContext } from './lua-calls.js';
-import { analyzeBuildXml } from './parse-job.js';
+import { analyzeBuildXml } from '../build/parse-job.js';
 import type { PobPool } from './pool.js';
-import { formatNumber } from './render.js';
+import { formatNumber } from '../build/render.js';
 
 interface VerifyRow {
   stat: string;

@@ -7,7 +7,7 @@
 // already holds goes first (no load); a call whose build a busy worker holds waits for that worker
 // rather than loading the build a second time, and the free worker serves the next round meanwhile.
 // Past the bounds (per client, all together) a call is refused at once: busy, retry in a moment.
-import { ToolError } from '../../src/backend/index.js';
+import { ToolError } from '../../../src/backend/index.js';
 
 export interface Job {
   /** Whose call: the fairness key. */

@@ -1,8 +1,8 @@
 // Parsing a build: small ones (every real build) in the calling thread, large ones in a worker
 // thread (the kit's runWorker) that the call's signal (timeout, cancellation, shutdown) ends, with a
 // heap limit.
-import { ToolError } from '../../src/backend/index.js';
-import { runWorker, workerScript } from '../../src/kit/index.js';
+import { ToolError } from '../../../src/backend/index.js';
+import { runWorker, workerScript } from '../../../src/kit/index.js';
 import { analyzeBuild, type BuildAnalysis } from './analyze.js';
 import { bounded } from './bounded.js';
 import { WORKER_HEAP_MB, WORKER_MIN_BYTES } from './limits.js';

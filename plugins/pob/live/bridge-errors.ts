@@ -1,8 +1,8 @@
 // What the bridge says when PoB cannot start, stops answering, exits, or is not reachable: each
 // message names the tool and what to do.
-import { ToolError, UnavailableError } from '../../src/backend/index.js';
-import { ConnectError, PeerError, ProcessError } from '../../src/kit/json-lines/index.js';
-import type { PobConfig } from './config.js';
+import { ToolError, UnavailableError } from '../../../src/backend/index.js';
+import { ConnectError, PeerError, ProcessError } from '../../../src/kit/json-lines/index.js';
+import type { PobConfig } from '../config.js';
 import { INSTALL_HINT } from './pob-files.js';
 import type { ServerChoice } from './server-choice.js';
 
