@@ -147,8 +147,8 @@ export class BackendHost {
   ): CallContext {
     // `client` and `files` are made when a handler first reads them: most handlers never do, and in
     // the profile of a relayed call building both cost as much as runTool's own code. The getters
-    // are declared first and the rest assigned: an object literal mixing spreads and getters took
-    // V8's slow path, ~10 µs a call (Object.assign onto the getters' object: ~2 µs).
+    // are declared first and the rest assigned: an object literal mixing spreads and getters takes
+    // V8's slow path (docs/performance.md has what each cost).
     let scoped: CallContext['client'] | undefined;
     let files: CallContext['files'] | undefined;
     const roots = this.options.files;

@@ -1,9 +1,9 @@
 // The deadlines and shutdown hooks of the calls in flight, shared. Each bounded call set a timer of
-// its own and a listener on the host's shutdown signal: in a relayed call's path, measured in place,
-// the timer cost ~15 µs (the timer list of its duration, emptied when the last call ended, was made
-// again for the next, with a libuv timer start) and the two listeners ~13 µs. Here one timer is
-// armed for the earliest deadline and one listener is set on each shutdown signal; a call adds and
-// removes a map entry. The timer holds the process open only while some call waits on it, as each
+// its own and a listener on the host's shutdown signal, which in a relayed call's path cost as much
+// as a good part of mcphost's own work (docs/performance.md): the timer list of its duration,
+// emptied when the last call ended, was made again for the next, with a libuv timer start. Here one
+// timer is armed for the earliest deadline and one listener is set on each shutdown signal; a call
+// adds and removes a map entry. The timer holds the process open only while some call waits on it, as each
 // call's own timer did.
 
 interface Pending {

@@ -7,7 +7,7 @@ import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { LineBuffer } from '../kit/json-lines/peer.js';
-import { isPlainMessage } from '../kit/mcp/jsonrpc-shape.js';
+import { isPlainMessage } from '../kit/mcp/sdk-bypass/message-shape.js';
 import { messageTooLarge } from '../registry/limits.js';
 
 const MAX_LINE = 16 * 1024 * 1024;
@@ -80,7 +80,7 @@ export function createStdioTransport(
   stdin: Readable = process.stdin,
   stdout: Writable = process.stdout,
   observe?: (message: JSONRPCMessage) => void,
-  /** Answers a message past the SDK (tool-call-fast-path.ts): true when it did. */
+  /** Answers a message past the SDK (sdk-bypass/tool-call.ts): true when it did. */
   take?: (message: JSONRPCMessage) => boolean,
 ): StdioServerTransport {
   const gate = sessionGate();

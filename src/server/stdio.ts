@@ -12,14 +12,14 @@ import { createServices } from './services.js';
 import { holdListenWatches, listenedResources } from './subscriptions.js';
 import { createStdioTransport } from './stdio-transport.js';
 import { SessionLogLevel } from './channel.js';
-import { fastToolCalls } from './tool-call-fast-path.js';
+import { fastToolCalls } from './sdk-bypass/tool-call.js';
 import { toolSurface } from '../discover/surface.js';
 
 export interface StdioServing {
   close(): Promise<void>;
   /** Resolves when the client closes stdin. */
   closed: Promise<void>;
-  /** How many tools/call requests the fast path answered (tool-call-fast-path.ts). */
+  /** How many tools/call requests the fast path answered (sdk-bypass/tool-call.ts). */
   fastPathCalls(): number;
 }
 
@@ -30,7 +30,7 @@ export interface StdioStreams {
 }
 
 export interface StdioOptions {
-  /** false: every request goes through the SDK server (tool-call-fast-path.ts is off; tests compare the two). */
+  /** false: every request goes through the SDK server (sdk-bypass/tool-call.ts is off; tests compare the two). */
   fastPath?: boolean;
 }
 
@@ -70,6 +70,7 @@ export function serveOnStdio(
           surface: toolSurface(registry),
           send: (message) => transport.send(message),
           onerror,
+          warn: (message) => logger.warn(`stdio: ${message}`),
         });
   const transport = createStdioTransport(stdin, stdout, observe, fast?.take);
   const handle = serveStdio(

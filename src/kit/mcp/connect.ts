@@ -18,6 +18,7 @@ import { RELAYED_CAPABILITIES, type AskRouter } from './asks.js';
 import { RELAYED_UI_EXTENSION } from '../../backend/ui-extension.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { describeError } from './errors.js';
+import { transportAbortSignal } from './sdk-bypass/sdk-private.js';
 import { ChildProcessTransport } from './stdio-child.js';
 import { carryTaskResults } from './task-results.js';
 import type { UpstreamOptions, UpstreamTarget } from './types.js';
@@ -85,8 +86,10 @@ async function handshake(ctx: OpenContext, transport: Transport, via: string, wh
     // The HTTP transports hand one long-lived abort signal to every fetch, and each request's
     // listener on it goes only when that request is garbage-collected: thousands of quick calls
     // (a snapshot recording) trip Node's leak warning although nothing leaks.
-    const shared = (transport as { _abortController?: AbortController })._abortController?.signal;
-    if (shared) setMaxListeners(0, shared);
+    if (!(transport instanceof ChildProcessTransport)) {
+      const shared = transportAbortSignal(transport, (message) => ctx.options.logger.warn(message));
+      if (shared) setMaxListeners(0, shared);
+    }
   } catch (error) {
     // A child that never completed the handshake is terminated at once, not given the stdin grace.
     const stopping = transport instanceof ChildProcessTransport ? transport.terminate() : transport.close();

@@ -16,7 +16,7 @@ import type {
 import { TOOL_NAME } from '../../backend/names.js';
 import type { UpstreamClient } from './client.js';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/client';
-import { callUpstreamTool, outputCheck } from './call-tool.js';
+import { callUpstreamTool, outputCheck } from './sdk-bypass/call-tool.js';
 import { passThrough } from './pass-through.js';
 import { globMatcher } from '../glob.js';
 
@@ -37,7 +37,7 @@ const upstreamOf = new WeakMap<ToolDef, UpstreamClient>();
  * Whether a call of `def` is a mounted tool's, relayed to a server spoken to in the 2025 era: its
  * outcome is then a result or an error result, never an input-required result, a task or a
  * refused request (those come only through pass-through.ts, from a 2026-era server). The stdio
- * server's fast path (src/server/tool-call-fast-path.ts) takes only such calls.
+ * server's fast path (src/server/sdk-bypass/tool-call.ts) takes only such calls.
  */
 export function relaysPlainly(def: ToolDef): boolean {
   return upstreamOf.get(def)?.era === 'legacy';

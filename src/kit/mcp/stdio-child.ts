@@ -15,8 +15,8 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { DirectRequests } from './direct-requests.js';
-import { isPlainMessage } from './jsonrpc-shape.js';
+import { DirectRequests } from './sdk-bypass/direct-requests.js';
+import { isPlainMessage } from './sdk-bypass/message-shape.js';
 import { LineChunks } from './line-chunks.js';
 
 interface ChildSpec {
@@ -91,7 +91,7 @@ export class ChildProcessTransport implements Transport {
   private exited?: Promise<ChildExit>;
   private closing?: Promise<void>;
   exit?: ChildExit;
-  /** Requests sent past the SDK client (direct-requests.ts); their answers never reach it. */
+  /** Requests sent past the SDK client (sdk-bypass/direct-requests.ts); their answers never reach it. */
   readonly direct = new DirectRequests((message) => this.send(message));
 
   constructor(options: ChildTransportOptions) {

@@ -1,15 +1,16 @@
 // Requests written straight onto a stdio child's pipe, next to the SDK client that owns the
-// connection. Relaying one tools/call through the SDK client (Protocol.request) set up a timeout
-// timer, an abort listener, progress and response maps and a per-call promise chain, and checked
-// the answer's shape with zod twice (is it a result, is it an error) before the result schema: in
-// the profile of a relayed call that was as much work as everything mcphost does itself. Here a
+// connection. Protocol.request (core-internal/src/shared/protocol.ts) sets up, per request, a
+// timeout timer, an abort listener, progress and response maps and a promise chain, and checks the
+// answer's shape with zod twice (is it a result, is it an error) before the result schema; here a
 // request gets a string id (the SDK client numbers its own, so the two never meet), its answer and
 // its progress are taken off the line before the SDK client sees them, and a cancellation is
 // announced to the server as the SDK client does (notifications/cancelled with the reason). What
 // the caller gets is what Protocol.request gives for the same answer: the result, a ProtocolError
-// for a JSON-RPC error, the signal's reason when cancelled, and SdkError(ConnectionClosed) when the
-// connection ends first. The deadline is the caller's signal (the registry's bounded call always
-// sets one), so no timer is set per request.
+// for a JSON-RPC error, and SdkError(ConnectionClosed) when the connection ends first. Two
+// differences, both unseen by the registry: a cancelled request rejects with the signal's reason
+// itself (the SDK wraps one that is not an SdkError in SdkError(RequestTimeout); the registry's
+// bounded call answers from its own signal and never reads this rejection), and no timer is set
+// (the deadline is the caller's signal: the registry's bounded call always sets one).
 import { ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/client';
 
 interface Pending {

@@ -1,12 +1,12 @@
-// One tools/call to an upstream, as cheap as the relay can make it. The SDK client's callTool()
-// validates each result by first parsing `undefined` against the result schema and formatting the
-// failure (its probe for "is this a spec method"), then parsing the result, then looking the tool's
-// output schema up in its listing cache: about a third of what relaying a small call cost mcphost.
-// A 2025-era connection has nothing else callTool() adds (header mirroring is 2026-era only), so
-// there the request goes out with the SDK's own CallToolResult schema (skipped for a plain text
-// result, which it would pass unchanged), and the output schema the tool was listed with is checked
-// here, compiled once per listing, with the same errors callTool() gives. A 2026-era connection
-// keeps callTool(). A child process's connection sends the request past the SDK client
+// One tools/call to an upstream, past the parts of the SDK client's callTool()
+// (client/src/client/client.ts) that a 2025-era connection does not need: it parses `undefined`
+// against the result schema and formats the failure (its probe for "is this a spec method"), then
+// parses the result, then looks the tool's output schema up in its listing cache. A 2025-era
+// connection has nothing else callTool() adds (header mirroring is 2026-era only), so there the
+// request goes out with the SDK's CallToolResult schema (skipped for a result it would return
+// unchanged: result-shape.ts), and the output schema the tool was listed with is checked here,
+// compiled once per listing, with the same errors callTool() gives. A 2026-era connection keeps
+// callTool(). A child process's connection sends the request past the SDK client
 // (direct-requests.ts), and the answer gets here the checks Protocol.request gives it.
 import {
   fromJsonSchema,
@@ -19,40 +19,18 @@ import {
   type Client,
   type Tool,
 } from '@modelcontextprotocol/client';
-import { ChildProcessTransport } from './stdio-child.js';
+import { ChildProcessTransport } from '../stdio-child.js';
+import { unchangedBySdkSchema } from './result-shape.js';
 
 type Options = NonNullable<Parameters<Client['callTool']>[1]>;
 type ResultSchema = typeof specTypeSchemas.CallToolResult;
-
-const TEXT_KEYS = ['type', 'text'];
-const RESULT_KEYS = ['content', 'isError', 'structuredContent'];
-
-/**
- * A result the SDK's CallToolResult schema accepts and returns unchanged: text content only (an
- * item with nothing but `type: 'text'` and a string `text`), no `_meta`. Most results are; the
- * schema, which walks every content union member of every item, is kept for the rest.
- */
-function isPlainTextResult(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const result = value as Record<string, unknown>;
-  for (const key in result) if (!RESULT_KEYS.includes(key)) return false;
-  if (result.isError !== undefined && typeof result.isError !== 'boolean') return false;
-  if (!Array.isArray(result.content)) return false;
-  for (const item of result.content as unknown[]) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
-    const block = item as Record<string, unknown>;
-    if (block.type !== 'text' || typeof block.text !== 'string') return false;
-    for (const key in block) if (!TEXT_KEYS.includes(key)) return false;
-  }
-  return true;
-}
 
 /** The SDK's CallToolResult schema, skipped for results it would pass unchanged. */
 export const callToolResult: ResultSchema = {
   '~standard': {
     ...specTypeSchemas.CallToolResult['~standard'],
     validate: (value) =>
-      isPlainTextResult(value) ? { value: value as CallToolResult } : specTypeSchemas.CallToolResult['~standard'].validate(value),
+      unchangedBySdkSchema(value) ? { value: value as CallToolResult } : specTypeSchemas.CallToolResult['~standard'].validate(value),
   },
 };
 type Params = Parameters<Client['callTool']>[0];

@@ -1,12 +1,15 @@
-// The stdio fast path for a mounted tool's call (src/server/tool-call-fast-path.ts) against the SDK
+// The stdio fast path for a mounted tool's call (src/server/sdk-bypass/tool-call.ts) against the SDK
 // path it stands in for: two stdio connections to one host, one with the fast path and one without,
 // each spoken to by the official SDK client, must get the same answers — a result, structured
 // output, a tool error, an unknown tool, a result over the size cap, a timeout, progress, a
 // cancellation — and the host's metrics must count the fast path's calls as they count the others.
 import { Client, ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSurface } from '../../src/discover/surface.js';
+import type { Logger } from '../../src/backend/types.js';
+import { forgetReported } from '../../src/kit/mcp/sdk-bypass/sdk-private.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { Registry } from '../../src/registry/registry.js';
@@ -40,9 +43,9 @@ let registry: Registry;
 let fast: Connection;
 let slow: Connection;
 
-async function connect(fastPath: boolean, era: 'legacy' | 'modern' = 'legacy'): Promise<Connection> {
+async function connect(fastPath: boolean, era: 'legacy' | 'modern' = 'legacy', logger: Logger = silentLogger): Promise<Connection> {
   const transport = new RecordingPair();
-  const serving = serveOnStdio(registry, { name: 'mcphost', version: '0.0.0-test' }, silentLogger, transport.serverSide, { fastPath });
+  const serving = serveOnStdio(registry, { name: 'mcphost', version: '0.0.0-test' }, logger, transport.serverSide, { fastPath });
   const client = new Client(
     { name: 'fast-path-test', version: '1' },
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
@@ -218,6 +221,31 @@ describe('a mounted tool called over stdio: fast path and SDK path answer alike'
       await modern.client.close();
       await modern.serving.close();
     }
+  });
+
+  it('takes the SDK path, answering alike, and says so once, on an SDK without the codec it reads', async () => {
+    const warnings: string[] = [];
+    const c = await connect(true, 'legacy', { ...silentLogger, warn: (m) => void warnings.push(m) });
+    // A later SDK that renamed the protected Protocol._wireCodec() (Server uses it only for what mcphost does not call).
+    const protocol = Object.getPrototypeOf(Server.prototype) as { _wireCodec?: unknown };
+    const wireCodec = protocol._wireCodec;
+    forgetReported();
+    try {
+      await whenListed(c.client, ['fx_echo']);
+      await call(c, 'fx_echo', { text: 'warm' });
+      delete protocol._wireCodec;
+      const first = await call(c, 'fx_echo', { text: 'hi' });
+      const second = await call(c, 'fx_divide', { a: 6, b: 3 });
+      expect(first).toEqual({ outcome: (await call(slow, 'fx_echo', { text: 'hi' })).outcome, fast: false });
+      expect(second).toEqual({ outcome: (await call(slow, 'fx_divide', { a: 6, b: 3 })).outcome, fast: false });
+      expect(warnings).toEqual([expect.stringMatching(/^stdio: the MCP SDK has no Protocol\._wireCodec\(\) .*taking the SDK's own path/)]);
+    } finally {
+      protocol._wireCodec = wireCodec;
+      forgetReported();
+      await c.client.close();
+      await c.serving.close();
+    }
+    expect((await call(fast, 'fx_echo', { text: 'back' })).fast).toBe(true);
   });
 
   it('leaves discover mode’s mcphost_call_tool to the SDK path: the same result as the direct call', async () => {

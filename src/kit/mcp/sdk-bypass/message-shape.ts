@@ -1,12 +1,12 @@
-// The SDK's JSONRPCMessageSchema (zod) decides what a JSON-RPC message is, and every line read from
-// a client or a mounted server went through it before the SDK checked the same message again: in
-// the profile of a relayed call, parsing the upstream's answer this way cost as much as running it
-// through the SDK client. The shapes nearly every message has are recognised here with a few
-// typeof checks: a request, a notification or a result whose keys are exactly those the schema
-// allows, whose id is a string or a safe integer, and whose `_meta` (if any) the schema would leave
-// as it is. For these the schema's verdict is "valid" and its output is a copy equal to the input,
-// so the input is used as it is. Anything else (an error response, a result with `_meta`, an extra
-// key, a number id past 2^53, …) is left to the schema, so every refusal and its wording stay the SDK's.
+// What the SDK's JSONRPCMessageSchema (zod) would say of a JSON-RPC message, for the shapes nearly
+// every message has. Every line read from a client (src/server/stdio-transport.ts) or from a mounted
+// stdio server (../stdio-child.ts) went through that schema before the SDK checked the same message
+// again; the shapes recognised here with a few typeof checks are a request, a notification or a
+// result whose keys are exactly those the schema allows, whose id is a string or a safe integer,
+// and whose `_meta` (if any) the schema would leave as it is. For these the schema's verdict is
+// "valid" and its output a copy equal to the input, so the input is used as it is. Anything else (an
+// error response, a result with `_meta`, an extra key, a number id past 2^53, …) is left to the
+// schema, so every refusal and its wording stay the SDK's. (What this saves: docs/performance.md.)
 import { RELATED_TASK_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/client';
 
 export type Plain = Record<string, unknown>;
