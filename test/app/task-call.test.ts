@@ -43,7 +43,7 @@ describe('call --as-task, in-process', () => {
     const done = await outcome;
     expect(done.error).toBeUndefined();
     expect(text(done)).toBe('10 steps done');
-    expect(log.join('\n')).toMatch(/lab_long runs as task [0-9a-f-]{36}/);
+    expect(log.join('\n')).toMatch(/lab_long runs as task [\w.-]{40,}/);
     // Read from tasks/get after the task was created: numbers and the status message, in order.
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.every((p) => p.total === 10 && p.message === `step ${p.progress} of 10`)).toBe(true);
@@ -59,7 +59,7 @@ describe('call --as-task, in-process', () => {
       { signal: interrupt.signal, onProgress: () => log.some((l) => l.includes('runs as task')) && interrupt.abort('interrupted') },
     );
     const done = await outcome;
-    const taskId = /runs as task ([0-9a-f-]{36})/.exec(log.join('\n'))![1];
+    const taskId = /runs as task ([\w.-]{40,})/.exec(log.join('\n'))![1];
     expect(done.error).toMatchObject({
       kind: 'cancelled',
       message: `tool lab_long was cancelled: interrupted (task ${taskId} cancelled on the server)`,
@@ -70,7 +70,7 @@ describe('call --as-task, in-process', () => {
   it('stops a task that asks for input, which a shell cannot give, and says so', async () => {
     const { outcome, log } = call('ask_late', { delayMs: 400 });
     const done = await outcome;
-    const taskId = /runs as task ([0-9a-f-]{36})/.exec(log.join('\n'))![1];
+    const taskId = /runs as task ([\w.-]{40,})/.exec(log.join('\n'))![1];
     expect(done.error).toMatchObject({
       kind: 'tool_error',
       code: 'INPUT_REQUIRED',

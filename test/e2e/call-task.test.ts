@@ -29,7 +29,7 @@ server.write(
 await approve(server.dir);
 const shell = tempDir('mcphost-task-shell-');
 const env = isolatedEnv(shell.dir);
-const TASK_ID = /runs as task ([0-9a-f-]{36})/;
+const TASK_ID = /runs as task ([\w.-]{40,})/;
 
 let serving: HttpServer;
 beforeAll(async () => {
