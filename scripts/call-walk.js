@@ -43,10 +43,14 @@ if (isMainThread) {
   const work = mkdtempSync(path.join(tmpdir(), 'mcphost-walk-'));
   const config = path.join(work, '.mcprc.yaml');
   writeFileSync(config, `plugins:\n  bench:\n    module: ${FIXTURE}\nlog:\n  level: warn\n`);
+  // run()'s body: its first line to the `}` that closes it (a stop on the class's own lines, which
+  // runs when the module is evaluated or the command constructed, is not the walk yet).
   const runLine = locate(CALL, 'async run()').line;
+  const callLines = readFileSync(CALL, 'utf8').split('\n');
+  const runEnd = callLines.findIndex((l, i) => i > runLine && l === callLines[runLine].replace(/\S.*$/, '}'));
   // The handler's call, not its line: the line also runs when the arrow is created.
   const handler = locate(INVOKE, 'tool.def.handler(');
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { runLine, handler } });
+  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { runLine, runEnd, handler } });
   const walk = new Promise((resolve, reject) => {
     worker.on('message', (m) => (m.ready ? start().catch(reject) : resolve(m)));
     worker.on('error', reject);
@@ -109,7 +113,7 @@ if (isMainThread) {
     const url = urls.get(location.scriptId) ?? params.callFrames[0].url;
     const file = url.startsWith('file:') ? relative(fileURLToPath(url)) : url;
     if (done) return void post('Debugger.resume');
-    if (file === relative(CALL) && location.lineNumber >= workerData.runLine) recording = true;
+    if (file === relative(CALL) && location.lineNumber > workerData.runLine && location.lineNumber < workerData.runEnd) recording = true;
     if (recording) stops.push(file.replace(/^dist\//, ''));
     if (
       file === relative(INVOKE) &&

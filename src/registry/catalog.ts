@@ -145,14 +145,16 @@ export class Catalog {
         templates: await this.listing<ResourceTemplateDef>(host, 'resourceTemplates'),
       })),
     );
-    renames = uiRenames(
-      listings.map(({ host, tools, resources }) => ({
-        plugin: host.name,
-        uris: [...resources.map((r) => r.uri), ...tools.flatMap((t) => viewUris(t._meta))],
-      })),
-      new Set(listings.flatMap((l) => l.resources.map((r) => r.uri))),
-      (message) => this.options.logger.error(message),
-    );
+    // A URI is renamed only when two backends publish it: one backend has nothing to rename.
+    if (listings.length > 1)
+      renames = uiRenames(
+        listings.map(({ host, tools, resources }) => ({
+          plugin: host.name,
+          uris: [...resources.map((r) => r.uri), ...tools.flatMap((t) => viewUris(t._meta))],
+        })),
+        new Set(listings.flatMap((l) => l.resources.map((r) => r.uri))),
+        (message) => this.options.logger.error(message),
+      );
     for (const { host, tools, prompts, resources, templates } of listings) {
       publish(snap.tools, TOOL, host, tools);
       publish(snap.prompts, PROMPT, host, prompts);
