@@ -25,7 +25,7 @@ import { doctorReport, type PluginReport } from './inspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { runSettings } from '../loader/run-settings.js';
 import { NODE_FLAGS } from './node-flags.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 export interface ConnectRequest extends OpenOptions {
   client: ClientKind;

@@ -2,17 +2,14 @@
 import type { Logger, ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
 import type { HostLogLevel } from '../lib/logger.js';
-import { objectShape } from '../kit/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { closest } from '../kit/closest.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
 import { ERROR_META_KEY, errorOutcome, type CallOutcome } from '../registry/result.js';
 import { CallFailure } from './failures.js';
-import { checkSettingClashes } from './setting-clash.js';
-import { knownBackends, targetOfPublished } from './tool-target.js';
-import { readSettingFlags, switchSettings } from './setting-flags.js';
-import { parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
+import { callArguments, checkSettingClashes, readSettingFlags, type RawFlag } from './call/arguments.js';
+import { knownBackends, targetOfPublished } from './call/target.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
@@ -65,10 +62,12 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
     ? { plugin: request.plugin, tool: request.tool }
     : targetOfPublished(request.tool, knownBackends(resolved, request.installed, request.builtinRoot));
   const imported = await importBackend(target.plugin, loaderOptions(opened, request));
-  const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
-  const { settings, remaining } = imported.server
-    ? { settings: [], remaining: request.flags ?? [] }
-    : readSettingFlags(target.plugin, imported.backend.configSchema, request.flags ?? []);
+  // A mounted server's settings are never flags.
+  const { settings, remaining, settingKeys, switches } = readSettingFlags(
+    target.plugin,
+    imported.server ? undefined : imported.backend.configSchema,
+    request.flags ?? [],
+  );
   const loaded = configureBackend(imported, resolved, settings);
   const registry = await Registry.create([loaded], {
     logger,
@@ -85,7 +84,6 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
       throw new UnknownNameError('tool', target.tool, names, hint.length ? `; did you mean ${hint.join(', ')}?` : ` (${names.join(', ')})`);
     });
     checkSettingClashes(target.plugin, settingKeys, await registry.tools(target.plugin));
-    const switches = imported.server ? [] : switchSettings(imported.backend.configSchema);
     return {
       registry,
       plugin: target.plugin,
@@ -104,32 +102,11 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
   }
 }
 
-/** The call's arguments: `args` < `--args` JSON < flags. */
-export function mergeArgs(
-  request: Pick<OneShotRequest, 'argsJson' | 'args'>,
-  flags: RawFlag[],
-  schema: PublishedTool['inputSchema'],
-  describe: string,
-  settings: readonly string[] = [],
-): Record<string, unknown> {
-  let fromJson: unknown = {};
-  if (request.argsJson !== undefined) {
-    try {
-      fromJson = JSON.parse(request.argsJson);
-    } catch (error) {
-      throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
-    }
-    if (fromJson === null || typeof fromJson !== 'object' || Array.isArray(fromJson)) throw new UsageError('--args must be a JSON object');
-  }
-  const { args } = parseToolFlags(flags, schema, describe, settings);
-  return { ...request.args, ...(fromJson as Record<string, unknown>), ...args };
-}
-
 export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> {
   const prepared = await prepareOneShot(request);
   try {
     const describe = `${prepared.plugin} ${prepared.tool.def.name}`;
-    const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
+    const args = callArguments(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
     const onProgress = request.onProgress;
     const progress = onProgress && ((update: ProgressUpdate) => onProgress(update, prepared.logLevel));
     const outcome = request.asTask

@@ -10,8 +10,9 @@ import { errorOutcome, resultError, type CallOutcome } from '../registry/result.
 import type { JsonSchema } from '../registry/schemas.js';
 import type { ToolResult } from '../backend/types.js';
 import { UpstreamClient } from '../kit/mcp/client.js';
-import { localFileHint, readAtFiles } from './local-file-args.js';
-import { mergeArgs, type OneShotRequest } from './one-shot.js';
+import { callArguments } from './call/arguments.js';
+import { localFileHint, readAtFiles } from './call/local-files.js';
+import type { OneShotRequest } from './one-shot.js';
 import { openConfig } from './open.js';
 
 export interface RemoteCallRequest extends Omit<OneShotRequest, 'builtinRoot' | 'installed'> {
@@ -40,7 +41,7 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
   try {
     const tools = await listAll(client, request.signal);
     const tool = findRemoteTool(tools, request.plugin, request.tool, url);
-    const given = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
+    const given = callArguments(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
     const args = readAtFiles(given, resolved.cwd);
     const onProgress = request.onProgress;
     if (request.asTask) {

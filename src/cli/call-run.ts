@@ -2,7 +2,7 @@
 // run the fast path leaves to oclif) or bin/run.js's fast path does (call-main.ts).
 import { text } from 'node:stream/consumers';
 import { failureOf, runOneShot } from '../app/one-shot.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import type { ToolResult } from '../backend/types.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import type { CallOutcome } from '../registry/result.js';

@@ -4,7 +4,7 @@
 import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { BackendDownError, CallFailure, SignInFailure } from '../app/failures.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { ContractError } from '../loader/contract.js';
 import { PluginLoadError } from '../loader/errors.js';
 import { InvalidParamsError, RegistryError, UnknownNameError } from '../registry/errors.js';
