@@ -3,6 +3,13 @@
 // tools/call answered with a task: it rejects `resultType: 'task'` as an unsupported result type.
 // So the CreateTaskResult is read off the client's own transport as it arrives (the SDK still
 // sends the call, decodes everything else, and gets the rejection it would give a user).
+//
+// A call knows its task by its own request id, never by what was sent after it began: with several
+// calls of one client in flight the sends interleave (each call() may begin before any is sent), so
+// "the first task among the calls since mine" hands one call another's task. The id is caught as
+// the request goes out, in the async context of the call() that made it (AsyncLocalStorage follows
+// the SDK's awaits down to transport.send).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallToolResult, Client, JSONRPCMessage } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 
@@ -34,7 +41,8 @@ export type CallAnswer = { task: TaskState; result?: undefined } | { result: Cal
 
 export class TaskFollower {
   private readonly created = new Map<string | number, TaskState>();
-  private calls: Array<string | number> = [];
+  /** The call() a tools/call request goes out for: its id is written into that call's slot. */
+  private readonly sending = new AsyncLocalStorage<{ id?: string | number }>();
 
   constructor(private readonly client: Client) {
     const transport = client.transport;
@@ -47,22 +55,23 @@ export class TaskFollower {
       receive(message, extra);
     };
     transport.send = (message: JSONRPCMessage, options) => {
-      if ('method' in message && message.method === 'tools/call' && 'id' in message) this.calls.push(message.id);
+      const slot = this.sending.getStore();
+      if (slot && 'method' in message && message.method === 'tools/call' && 'id' in message) slot.id = message.id;
       return send(message, options);
     };
   }
 
   /** Calls a tool: its result when answered at once, else the task it became. */
   async call(name: string, args: Record<string, unknown>): Promise<CallAnswer> {
-    const before = this.calls.length;
+    const slot: { id?: string | number } = {};
     try {
-      return { result: (await this.client.callTool({ name, arguments: args })) as CallToolResult };
+      return { result: (await this.sending.run(slot, () => this.client.callTool({ name, arguments: args }))) as CallToolResult };
     } catch (error) {
-      const task = this.calls
-        .slice(before)
-        .map((id) => this.created.get(id))
-        .find((t) => t !== undefined);
-      if (task) return { task };
+      const task = slot.id === undefined ? undefined : this.created.get(slot.id);
+      if (task) {
+        this.created.delete(slot.id!);
+        return { task };
+      }
       throw error;
     }
   }
