@@ -4,6 +4,7 @@
 // - the direction of imports (README "Layout"): a plugin reaches the host only through its two
 //   public entry points, `src/backend/index.js` (mcphost) and `src/kit/index.js` (mcphost/kit), and
 //   never another plugin; nothing in src/ imports a plugin; the core never imports the CLI;
+//   a command (src/commands/) reaches the core only through src/app (docs/internals.md "Layout");
 // - nothing under src/ is named for a plugin (src/commands/exile/…): a plugin's commands get their
 //   CLI from their schema (src/cli/plugin-command.ts), so the host needs no file per plugin.
 import js from '@eslint/js';
@@ -82,6 +83,52 @@ export default tseslint.config(
               message: 'The kit imports only the kit and the contract (src/backend).',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The commands are thin (docs/internals.md "Layout"): a command parses its flags, asks src/app for
+    // its use case and renders the answer, so it imports only src/app, src/cli and packages. Two
+    // things from elsewhere are allowed, each because a copy in src/app would give it a second address:
+    // a type-only import (types load nothing and decide nothing), and CLIENT_KINDS of config/clients.js,
+    // the choices of `connect`'s and `servers:import`'s argument, which oclif needs when it declares
+    // the command, before any use case runs.
+    files: ['src/commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noPlugins,
+            {
+              // plugins/ is noPlugins' to refuse (one message, not two).
+              regex: '^\\.{1,2}/(?!(\\.\\./)*(app|cli|plugins)/)(?!(\\.\\./)*config/clients\\.js$)',
+              allowTypeImports: true,
+              message:
+                'A command reaches the core through src/app: give its use case a function there (types may be imported from anywhere with `import type`).',
+            },
+            {
+              regex: '^(\\.\\./)+config/clients\\.js$',
+              allowImportNames: ['CLIENT_KINDS'],
+              allowTypeImports: true,
+              message:
+                "From config/clients.js a command takes only CLIENT_KINDS (its argument's choices) and types; the rest is src/app's.",
+            },
+            { group: ['mcphost', 'mcphost/**'], message: 'A command imports the host by relative path, through src/app.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // no-restricted-imports does not see import(): the same rule for the modules a command loads late.
+          selector: 'ImportExpression[source.value=/^\\.{1,2}\\x2F(?!(\\.\\.\\x2F)*(app|cli)\\x2F)/]',
+          message: 'A command reaches the core through src/app, also by import(): load the src/app module instead.',
+        },
+        {
+          selector: "ImportExpression[source.type!='Literal']",
+          message: "A command's import() names its module as a string literal, so that the layer rule can check it.",
         },
       ],
     },

@@ -19,7 +19,7 @@ import {
   zedUserConfig,
   type ClientKind,
 } from '../config/clients.js';
-import { putClientServer } from '../config/client-write.js';
+import { putClientServer, renderClientEntry } from '../config/client-write.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 import { doctorReport, type PluginReport } from './inspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
@@ -53,6 +53,11 @@ export interface ConnectReport {
   machinePaths: string[];
   /** The entry starts `mcphost` from PATH, and this PATH has none: the client would not find it. */
   notOnPath?: boolean;
+}
+
+/** The entry as it goes into the client's file (`--dry-run` shows it): JSON or TOML, under the client's key. */
+export function entryText(report: Pick<ConnectReport, 'client' | 'name' | 'entry'>): string {
+  return renderClientEntry(report.name, report.entry, CLIENT_FORMATS[report.client]);
 }
 
 /** Whether `command` is an executable file in one of PATH's folders (with Windows' extensions there). */

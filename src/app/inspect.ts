@@ -202,6 +202,12 @@ export function reportFailure(entries: Array<{ plugin: string; stage: PluginRepo
   return health ? new UnavailableError(`${health.plugin}: ${health.message}`) : undefined;
 }
 
+/** The failure a doctor report stands for: no plugins requested (exit 2), else as reportFailure says. */
+export function doctorFailure(report: DoctorReport): Error | undefined {
+  if (report.plugins.length === 0) return new PluginLoadError('', 'no plugins requested');
+  return reportFailure(report.plugins.filter((p) => !p.ok).map((p) => ({ plugin: p.name, stage: p.stage, message: p.message })));
+}
+
 export interface BackendListing {
   name: string;
   kind: 'built-in' | 'installed';

@@ -4,6 +4,7 @@
 // (optional peer dependencies), so installing it needs no network.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { builtinNames } from '../loader/builtins.js';
 import { UsageError } from './usage-error.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;
@@ -14,8 +15,11 @@ export interface Scaffold {
   files: string[];
 }
 
-/** Writes the package for backend `name` into `<parent>/mcphost-plugin-<name>`, which must not exist. */
-export function writePluginScaffold(name: string, parent: string, taken: readonly string[]): Scaffold {
+/**
+ * Writes the package for backend `name` into `<parent>/mcphost-plugin-<name>`, which must not exist;
+ * `taken`: the names it may not have (the built-in plugins').
+ */
+export function writePluginScaffold(name: string, parent: string, taken: readonly string[] = builtinNames()): Scaffold {
   if (!NAME.test(name)) {
     throw new UsageError(
       `Expected the plugin name to be lower-case letters, digits and dashes (up to 40, starting with a letter), got "${name}"`,

@@ -4,7 +4,9 @@
 // everywhere else; nothing from a file that is not trusted is started at all.
 import type { OpenOptions } from './open.js';
 import { openConfig } from './open.js';
-import { NotTrustedError } from '../loader/errors.js';
+import { NotTrustedError, PluginLoadError } from '../loader/errors.js';
+import { ConfigError } from '../config/errors.js';
+import { BackendDownError } from './failures.js';
 import { configureBackend, importBackend, type LoadedBackend } from '../loader/load.js';
 import { Registry } from '../registry/registry.js';
 import type { UpstreamStatus } from '../kit/mcp/client.js';
@@ -109,4 +111,21 @@ export async function serversReport(options: OpenOptions & { names?: string[] })
     }
   }
   return { file: resolved.file, servers: [...reports.values()] };
+}
+
+/**
+ * The failure the report stands for (a status report like doctor's: printed either way, the exit
+ * says it): a server of a file that is not trusted (exit 2), else an entry that cannot be used (3),
+ * else servers that are down or whose changed tools are withheld (4). Tools withheld because they
+ * changed since approval need the user as much as a server that is down.
+ */
+export function serversFailure(report: ServersReport): Error | undefined {
+  const down = report.servers
+    .filter((s) => s.state === 'down' || (s.state === 'tools-changed' && s.pins?.mode === 'block'))
+    .map((s) => ({ plugin: s.name, message: s.message }));
+  const untrusted = report.servers.find((s) => s.state === 'not-trusted');
+  const invalid = report.servers.find((s) => s.state === 'invalid');
+  if (untrusted) return new PluginLoadError(untrusted.name, `${untrusted.name}: ${untrusted.message}`);
+  if (invalid) return new ConfigError(`${invalid.name}: ${invalid.message}`);
+  return down.length > 0 ? new BackendDownError(down) : undefined;
 }

@@ -8,8 +8,6 @@ import { trailFiles } from './files.js';
 import type { AuditEntry } from './trail.js';
 import type { OutcomeKind } from './outcome.js';
 
-export const OUTCOME_KINDS: readonly OutcomeKind[] = ['policy', 'limit', 'transport', 'jsonrpc', 'tool_error', 'success'];
-
 export interface AuditFilter {
   client?: string;
   /** A tool name, URI or prompt name, or a `*` glob. */

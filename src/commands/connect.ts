@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
-import { connectClient } from '../app/connect.js';
+import { connectClient, entryText } from '../app/connect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
-import { CLIENT_FORMATS, CLIENT_KINDS, type ClientKind } from '../config/clients.js';
-import { renderClientEntry } from '../config/client-write.js';
+import { CLIENT_KINDS, type ClientKind } from '../config/clients.js';
 
 export default class Connect extends HostCommand {
   static override summary = "Add mcphost to an MCP client's config: Claude Desktop, Cursor, Claude Code, VS Code, Windsurf, Zed or Codex.";
@@ -46,9 +45,8 @@ export default class Connect extends HostCommand {
       bin: path.join(this.config.root, 'bin', 'run.js'),
     });
     if (!this.jsonEnabled()) {
-      const entry = renderClientEntry(report.name, report.entry, CLIENT_FORMATS[report.client]);
       if (report.command) this.log(`run this to add it to Claude Code for every project:\n${report.command}`);
-      else if (report.outcome === 'not written') this.log(`would write to ${report.file}:\n${entry}`);
+      else if (report.outcome === 'not written') this.log(`would write to ${report.file}:\n${entryText(report)}`);
       else this.log(`${report.outcome} ${report.name} in ${report.file}; restart ${report.client} to pick it up`);
       if (report.machinePaths.length > 0)
         this.logToStderr(

@@ -1,5 +1,4 @@
-import { PluginLoadError } from '../loader/errors.js';
-import { doctorReport, reportFailure } from '../app/inspect.js';
+import { doctorFailure, doctorReport } from '../app/inspect.js';
 import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { columns } from '../cli/columns.js';
 import { terminalWidth } from '../cli/render.js';
@@ -33,10 +32,6 @@ export default class Doctor extends HostCommand {
         ),
       );
     }
-    const failure =
-      report.plugins.length === 0
-        ? new PluginLoadError('', 'no plugins requested')
-        : reportFailure(report.plugins.filter((p) => !p.ok).map((p) => ({ plugin: p.name, stage: p.stage, message: p.message })));
-    return this.reportWith(report, failure);
+    return this.reportWith(report, doctorFailure(report));
   }
 }

@@ -3,10 +3,7 @@ import { HostCommand } from '../cli/host-command.js';
 import { columns } from '../cli/columns.js';
 import { terminalWidth } from '../cli/render.js';
 import { colorsFor } from '../cli/style.js';
-import { serversReport } from '../app/servers-report.js';
-import { BackendDownError } from '../app/failures.js';
-import { ConfigError } from '../config/errors.js';
-import { PluginLoadError } from '../loader/errors.js';
+import { serversFailure, serversReport } from '../app/servers-report.js';
 
 export default class Servers extends HostCommand {
   static override summary =
@@ -50,20 +47,7 @@ export default class Servers extends HostCommand {
         ),
       );
     }
-    // Tools withheld because they changed since approval need the user as much as a server that is down.
-    const down = report.servers
-      .filter((s) => s.state === 'down' || (s.state === 'tools-changed' && s.pins?.mode === 'block'))
-      .map((s) => ({ plugin: s.name, message: s.message }));
-    const untrusted = report.servers.find((s) => s.state === 'not-trusted');
-    const invalid = report.servers.find((s) => s.state === 'invalid');
     // A status report like doctor's: printed (or returned as JSON) either way, and the exit says it.
-    const failure = untrusted
-      ? new PluginLoadError(untrusted.name, `${untrusted.name}: ${untrusted.message}`)
-      : invalid
-        ? new ConfigError(`${invalid.name}: ${invalid.message}`)
-        : down.length > 0
-          ? new BackendDownError(down)
-          : undefined;
-    return this.reportWith(report, failure);
+    return this.reportWith(report, serversFailure(report));
   }
 }

@@ -4,8 +4,8 @@ import { HostCommand, pluginsFlag } from '../cli/host-command.js';
 import { columns } from '../cli/columns.js';
 import { firstLine, terminalWidth } from '../cli/render.js';
 import { colorsFor } from '../cli/style.js';
-import { tokenCounter, tokenReport, type ListCost, type TokenReport } from '../discover/tokens.js';
-import { pinnedOf } from '../discover/surface.js';
+import { toolTokens } from '../app/tool-tokens.js';
+import type { ListCost, TokenReport } from '../discover/tokens.js';
 
 export default class Tools extends HostCommand {
   static override summary = 'List the tools of the chosen backends (public names, titles, one-line descriptions).';
@@ -53,8 +53,7 @@ export default class Tools extends HostCommand {
   }
 
   private async tokens(options: Parameters<typeof listFrom>[0]): Promise<TokenReport> {
-    const counter = await tokenCounter();
-    const listing = await listFrom(options, async (r) => tokenReport(await r.tools(options.plugin), pinnedOf(r), counter));
+    const listing = await toolTokens(options);
     const report = listing.items;
     if (!this.jsonEnabled()) {
       const rows = report.tools.map((t) => [t.name, String(t.tokens), t.pinned ? 'pinned' : '']);

@@ -37,6 +37,41 @@ describe('import direction', () => {
   });
 });
 
+describe('the commands reach the core through src/app', () => {
+  const syntax = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(REPO, file) });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it('lets a command import src/app, src/cli, packages, any type, and CLIENT_KINDS', async () => {
+    const code =
+      "import { Flags } from '@oclif/core';\nimport path from 'node:path';\nimport { openHost } from '../app/open.js';\n" +
+      "import { columns } from '../../cli/columns.js';\nimport type { Override } from '../config/resolve.js';\n" +
+      "import { type TokenReport } from '../discover/tokens.js';\nimport { CLIENT_KINDS, type ClientKind } from '../config/clients.js';\n" +
+      'export type T = [Override, TokenReport, ClientKind];\nexport { Flags, path, openHost, columns, CLIENT_KINDS };\n';
+    expect(await restricted('src/commands/plugins/probe.ts', code)).toEqual([]);
+    expect(await syntax('src/commands/probe.ts', "export const load = () => import('../app/serve.js');\n")).toEqual([]);
+  });
+
+  it('refuses a command importing any other part of the core, a sibling or the package by name', async () => {
+    for (const code of [
+      "import { createLogger } from '../lib/logger.js';\n",
+      "export { serveOnStdio } from '../server/stdio.js';\n",
+      "import { PluginLoadError } from '../loader/errors.js';\n",
+      "import { CLIENT_FORMATS } from '../config/clients.js';\n",
+      "import { x } from './servers.js';\n",
+      "import { defineBackend } from 'mcphost';\n",
+    ])
+      expect(await restricted('src/commands/probe.ts', code), code).toHaveLength(1);
+    expect(await restricted('src/commands/plugins/probe.ts', "import { closest } from '../../kit/closest.js';\n")).toHaveLength(1);
+  });
+
+  it("refuses a command's import() of the core, and one whose module is not a literal", async () => {
+    expect(await syntax('src/commands/probe.ts', "export const load = () => import('../server/http.js');\n")).toHaveLength(1);
+    expect(await syntax('src/commands/probe.ts', 'export const load = (m: string) => import(m);\n')).toHaveLength(1);
+  });
+});
+
 describe('no plugin named in src/', () => {
   const named = async (file: string) => {
     const [result] = await eslint.lintText('export const x = 1;\n', { filePath: path.join(REPO, file) });

@@ -1,13 +1,9 @@
 // `mcphost plugins:install`: oclif's installer, taking folders and tarballs on this disk too, and
 // checking that an installed backend loads (one that does not is uninstalled again and reported).
-import { statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { commands } from '@oclif/plugin-plugins';
+import { installedSince, installSource } from '../../app/plugin-packages.js';
 import { checkAddedBackend } from '../../cli/backend-check.js';
 import { Exit } from '../../cli/exit-codes.js';
-import { installedPackages, userPackagesIn } from '../../loader/installed.js';
-import { installSpec, missingLocal } from '../../loader/install-spec.js';
 
 const OclifInstall: (typeof commands)['plugins:install'] = commands['plugins:install'];
 type Parsed = Awaited<ReturnType<InstanceType<typeof OclifInstall>['parsePlugin']>>;
@@ -28,20 +24,15 @@ export default class PluginsInstall extends OclifInstall {
   ];
 
   override async parsePlugin(plugins: Parameters<InstanceType<typeof OclifInstall>['parsePlugin']>[0], input: string): Promise<Parsed> {
-    const spec = installSpec(input, process.cwd(), os.homedir());
-    if (spec.kind === 'other') return super.parsePlugin(plugins, input);
-    const missing = missingLocal(spec);
-    if (missing) this.error(`cannot install ${input}: ${missing}`, { exit: Exit.USAGE });
-    return { type: 'repo', url: spec.url };
+    const source = installSource(input);
+    if (source.kind === 'npm') return super.parsePlugin(plugins, input);
+    if (source.kind === 'missing') this.error(`cannot install ${input}: ${source.message}`, { exit: Exit.USAGE });
+    return { type: 'repo', url: source.url };
   }
 
   override async run(): Promise<void> {
-    // What this run wrote: npm extracts a package anew (its package.json gets a new ctime; packed
-    // files carry a fixed mtime), whether the version changed or not.
-    const stamp = (root: string) => statSync(path.join(root, 'package.json'), { throwIfNoEntry: false })?.ctimeMs;
-    const before = new Map(userPackagesIn(this.config.dataDir).map((p) => [p.root, stamp(p.root)]));
+    const added = installedSince(this.config.dataDir);
     await super.run();
-    const added = installedPackages(userPackagesIn(this.config.dataDir)).filter((p) => before.get(p.root) !== stamp(p.root));
-    for (const pkg of added) await checkAddedBackend(this, pkg, { done: 'installed', undone: 'uninstalled' });
+    for (const pkg of added()) await checkAddedBackend(this, pkg, { done: 'installed', undone: 'uninstalled' });
   }
 }

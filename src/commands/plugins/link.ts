@@ -1,10 +1,9 @@
 // `mcphost plugins:link`: oclif's linker, then the same check as plugins:install: the linked
 // folder's backend must load, or the link is undone and reported.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { commands } from '@oclif/plugin-plugins';
+import { linkedPackage } from '../../app/plugin-packages.js';
 import { checkAddedBackend } from '../../cli/backend-check.js';
-import { installedPackages } from '../../loader/installed.js';
 
 const OclifLink: (typeof commands)['plugins:link'] = commands['plugins:link'];
 
@@ -18,14 +17,9 @@ export default class PluginsLink extends OclifLink {
     const { args } = await this.parse(OclifLink);
     const root = path.resolve(args.path);
     await super.run();
-    let pjson: Record<string, unknown>;
-    try {
-      pjson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
-    } catch {
-      return; // oclif refused the folder and said why
-    }
-    const name = String(pjson.name ?? path.basename(root));
-    const [pkg] = installedPackages([{ name, version: String(pjson.version ?? '?'), root, type: 'link', pjson }]);
+    const linked = linkedPackage(root);
+    if (!linked) return; // oclif refused the folder and said why
+    const { name, backend: pkg } = linked;
     if (!pkg) {
       process.stderr.write(
         `Warning: ${name} is linked, but its package.json names no backend, so mcphost serves nothing from it: ` +

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { writePluginScaffold } from '../../app/plugin-scaffold.js';
 import { HostCommand } from '../../cli/host-command.js';
-import { builtinNames } from '../../loader/builtins.js';
 
 export default class PluginsNew extends HostCommand {
   static override summary = 'Write a new backend package (mcphost-plugin-<name>/) that installs and answers a call as it is.';
@@ -18,7 +17,7 @@ export default class PluginsNew extends HostCommand {
 
   async run() {
     const { args, flags } = await this.parse(PluginsNew);
-    const made = writePluginScaffold(args.name, path.resolve(flags.dir ?? '.'), builtinNames());
+    const made = writePluginScaffold(args.name, path.resolve(flags.dir ?? '.'));
     const rel = path.relative(process.cwd(), made.dir) || '.';
     if (!this.jsonEnabled()) {
       this.log(`wrote ${rel}/ (${made.files.join(', ')})`);
