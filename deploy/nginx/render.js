@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes an nginx.conf for N mcphost replicas from nginx.conf.template: the replicas' addresses, the
-// session routes (replica id → address) and the tools nginx may run again on another replica (those
+// session and task routes (replica id → address) and the tools nginx may run again on another replica (those
 // annotated readOnlyHint or idempotentHint in `mcphost tools --json`). The test, the compose file and
 // the Kubernetes manifests all use its output, so they cannot drift apart.
 //
@@ -51,6 +51,8 @@ export function renderNginxConf(options) {
       .map((a) => `        server ${a} max_fails=1 fail_timeout=5s;`)
       .join('\n'),
     sessionRoutes: options.replicas.map((r) => `        "~^${escapeRegex(r.id)}\\." ${quote(r.address)};`).join('\n'),
+    taskRoutes: options.replicas.map((r) => `        "~^tasks/(get|update|cancel) ${escapeRegex(r.id)}\\." ${quote(r.id)};`).join('\n'),
+    replicaAddresses: options.replicas.map((r) => `        ${quote(r.id)} ${quote(r.address)};`).join('\n'),
     retrySafeTools: (options.tools ?? []).map((name) => `        ${quote(`tools/call ${name}`)} 1;`).join('\n'),
   };
   return readFileSync(TEMPLATE, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, key) => {

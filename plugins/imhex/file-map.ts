@@ -3,11 +3,7 @@
 // ranges), rendered as a short text of runs of blocks of one kind for clients that read text.
 import { blockStats, type BlockKind, type BlockStats } from './byte-stats.js';
 import { invalidParams } from './errors.js';
-
-export const DEFAULT_BLOCKS = 256;
-export const MAX_BLOCKS = 4096;
-/** Smaller blocks say little: their entropy cannot pass log2(size) bits. */
-export const MIN_BLOCK_SIZE = 512;
+import { DEFAULT_BLOCKS, MAX_BLOCKS, MIN_BLOCK_SIZE } from './schemas.js';
 
 export interface FileMapRequest {
   start_offset: number;

@@ -4,8 +4,6 @@
 import { defineBackend, ToolError, type BackendContext, type CallContext, type ListKind } from '../../src/backend/index.js';
 import { configEnv, configSchema, type ImHexConfig } from './config.js';
 import { FileProvider } from './local/file-provider.js';
-import { KNOWN_TOOLS } from './mcp/known-tools.js';
-import { stockToolDefs } from './mcp/stock-tools.js';
 import type { ImHexProvider } from './provider.js';
 import { createProvider, StockHolder } from './providers.js';
 import { imhexTools, withStockNotes } from './tools.js';
@@ -54,9 +52,11 @@ export default function imhex() {
       "or stock ImHex's own MCP server (imhex --mcp), whose pattern-language tools are published too",
     configSchema,
     env: configEnv,
-    tools: (ctx) => {
+    tools: async (ctx) => {
       notify ??= ctx.notifyListChanged;
       if (!mayUseStock(ctx.config)) return seed;
+      // Only a config that may reach stock ImHex loads its tool list and the MCP client behind it.
+      const [{ KNOWN_TOOLS }, { stockToolDefs }] = await Promise.all([import('./mcp/known-tools.js'), import('./mcp/stock-tools.js')]);
       const known = stock.current?.tools() ?? KNOWN_TOOLS;
       return [...withStockNotes(seed, known, ctx.config.mode === 'imhex-mcp'), ...stockToolDefs(known, seedNames, stockFor)];
     },

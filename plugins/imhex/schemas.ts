@@ -2,7 +2,6 @@
 // in the JSON Schema (`minimum`) and enforced by the handlers, so a bad value comes back with the
 // protocol's -32602 and the field's name.
 import * as z from 'zod';
-import { DEFAULT_BLOCKS, MAX_BLOCKS, MIN_BLOCK_SIZE } from './file-map.js';
 import { offsetInfoResult, readBytesResult, searchResult, selectionResult, setSelectionResult, writeBytesResult } from './protocol.js';
 
 const offset = (description: string) => z.number().int().meta({ minimum: 0, description });
@@ -13,6 +12,12 @@ export const DEFAULT_MAX_RESULTS = 1000;
 export const MAX_RESULTS_LIMIT = 100_000;
 /** Bounds every hexdump answer: 16 384 lines, ≈ 1.1 MB of text (sent twice: as text and structured). */
 export const HEXDUMP_LIMIT = 256 * 1024;
+
+/** file_map's blocks: how many by default, and at most. */
+export const DEFAULT_BLOCKS = 256;
+export const MAX_BLOCKS = 4096;
+/** Smaller blocks say little: their entropy cannot pass log2(size) bits. */
+export const MIN_BLOCK_SIZE = 512;
 
 export const inputs = {
   getSelection: z.object({}),

@@ -2,10 +2,6 @@
 // provider, and returns the protocol's result as structured content plus a short text.
 import { defineTool, structured, ToolError, type CallContext, type ToolDef } from '../../src/backend/index.js';
 import type { ImHexConfig } from './config.js';
-import { fileMapText } from './file-map.js';
-import { parseHexData, parsePattern } from './hex.js';
-import { xxd } from './hexdump.js';
-import { INSPECT_BYTES, inspect } from './inspector.js';
 import type { ImHexProvider, ProviderCall } from './provider.js';
 import { offsetInfoText, readText, searchText, selectionText, setSelectionText, writeText } from './render.js';
 import { HEX_VIEW, MAP_VIEW, viewMeta } from './views.js';
@@ -71,6 +67,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       handler: async ({ offset, data }, ctx) => {
         checkOffset('offset', offset);
+        const { parseHexData } = await import('./hex.js');
         const bytes = parseHexData('data', data);
         checkCount('data', bytes.length, ctx.config.maxBytes);
         const r = await (await providerFor(ctx)).writeBytes(offset, bytes, call(ctx));
@@ -91,6 +88,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       // and may cancel it, which stops the scan (the pool's workers check between buffers).
       task: 'optional',
       handler: async ({ pattern, start_offset, end_offset, max_results, maxResults: deprecated }, ctx) => {
+        const { parsePattern } = await import('./hex.js');
         const parsed = parsePattern('pattern', pattern);
         const range = checkRange(start_offset, end_offset);
         const maxResults = checkMaxResults(max_results, deprecated, DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT);
@@ -110,6 +108,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
       annotations: readOnly,
       handler: async ({ offset }, ctx) => {
         checkOffset('offset', offset);
+        const { INSPECT_BYTES, inspect } = await import('./inspector.js');
         const provider = await providerFor(ctx);
         const info = await provider.getOffsetInfo(offset, call(ctx));
         const read = await provider.readBytes(offset, INSPECT_BYTES, call(ctx));
@@ -141,6 +140,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
           );
         }
         const map = await provider.fileMap({ start_offset: range.start, end_offset: range.end, blocks, block_size }, call(ctx));
+        const { fileMapText } = await import('./file-map.js');
         return structured({ ...map }, fileMapText(map));
       },
     }),
@@ -161,6 +161,7 @@ export function imhexTools(providerFor: ProviderFor): ToolDef<ImHexConfig>[] {
           limit === HEXDUMP_LIMIT ? 'dump in parts, or use read_bytes' : 'dump in parts, or raise plugins.imhex.maxBytes',
         );
         const r = await (await providerFor(ctx)).readBytes(offset, count, call(ctx));
+        const { xxd } = await import('./hexdump.js');
         const dump = xxd(Buffer.from(r.hex_data, 'hex'), offset);
         return structured({ offset, count, bytes_read: r.bytes_read, dump }, dump || `No data at ${offset} (end of data).`);
       },

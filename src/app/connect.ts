@@ -25,7 +25,7 @@ import { doctorReport, type PluginReport } from './inspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { runSettings } from '../loader/run-settings.js';
 import { NODE_FLAGS } from './node-flags.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 export interface ConnectRequest extends OpenOptions {
   client: ClientKind;
@@ -163,12 +163,18 @@ function projectScoped(client: ClientKind, global: boolean | undefined): boolean
 }
 
 export async function connectClient(request: ConnectRequest): Promise<ConnectReport> {
-  if (request.plugins.length === 0) throw new UsageError('name the backends the client should get: --plugins godot,pob');
-  const opened = await openConfig({ ...request, plugins: request.plugins });
+  const named = request.plugins.length > 0;
+  const opened = await openConfig({ ...request, plugins: named ? request.plugins : undefined });
+  // Without --plugins, the client gets what the .mcprc found here lists (as `serve` would serve).
+  const plugins = named ? request.plugins : opened.resolved.file ? opened.resolved.plugins : [];
+  if (plugins.length === 0)
+    throw new UsageError(
+      `name the backends the client should get: --plugins godot,pob${opened.resolved.file ? ` (${opened.resolved.file} lists none)` : ', or list them in a .mcprc here (`mcphost init` writes one)'}`,
+    );
   await refuseUntrusted(opened.resolved, request.installed);
   const env: Record<string, string> = {};
   if (opened.resolved.file) env.MCPHOST_CONFIG = opened.resolved.file;
-  for (const name of request.plugins) {
+  for (const name of plugins) {
     const loaded = configureBackend(await importBackend(name, loaderOptions(opened, request)), opened.resolved);
     const config = loaded.config as Record<string, unknown>;
     for (const [key, variable] of Object.entries(loaded.backend.env ?? {})) {
@@ -186,7 +192,7 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
     // VS Code requires the type ("type … Yes", its MCP configuration reference); Claude Code writes it.
     ...((request.client === 'claude-code' || request.client === 'vscode') && { type: 'stdio' as const }),
     command: project ? 'mcphost' : request.node,
-    args: [...(project ? [] : [...NODE_FLAGS, request.bin]), 'serve', '--plugins', request.plugins.join(',')],
+    args: [...(project ? [] : [...NODE_FLAGS, request.bin]), 'serve', '--plugins', plugins.join(',')],
     env: portable.env,
   };
   // What the client will see: its own small environment plus the entry's, started where it starts it.
@@ -199,7 +205,7 @@ export async function connectClient(request: ConnectRequest): Promise<ConnectRep
   const doctor = await doctorReport({
     cwd: project ? request.cwd : request.env.HOME || request.cwd,
     env: clientEnv,
-    plugins: request.plugins,
+    plugins,
     installed: request.installed,
     writeLog: () => undefined,
   });

@@ -13,7 +13,7 @@ import { ConfigError } from '../config/errors.js';
 import { silentLogger } from '../kit/silent-logger.js';
 import { importBackend } from '../loader/load.js';
 import type { InstalledPackage } from '../loader/installed.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 import { approveFile } from './trust.js';
 import { doctorReport } from './inspect.js';
 import { builtinNames } from '../loader/builtins.js';

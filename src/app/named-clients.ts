@@ -7,7 +7,7 @@ import { openConfig } from './open.js';
 import { CLIENT_NAME, TOKEN_HASH } from '../config/named-clients.js';
 import { putClientToken, removeClient, userConfigFile } from '../config/named-clients-write.js';
 import { tokenHash } from '../server/auth/client-tokens.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 interface TargetOptions {
   cwd: string;

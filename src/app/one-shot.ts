@@ -1,18 +1,15 @@
 // `mcphost call`: the same path as `serve` up to the registry, then one tool call in-process.
-import type { ProgressUpdate } from '../backend/types.js';
+import type { Logger, ProgressUpdate } from '../backend/types.js';
 import type { Override } from '../config/resolve.js';
 import type { HostLogLevel } from '../lib/logger.js';
-import { objectShape } from '../kit/zod-introspect.js';
 import { configureBackend, importBackend } from '../loader/load.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { closest } from '../kit/closest.js';
 import { Registry, type PublishedTool } from '../registry/registry.js';
-import { ERROR_META_KEY, type CallOutcome } from '../registry/result.js';
+import { ERROR_META_KEY, errorOutcome, type CallOutcome } from '../registry/result.js';
 import { CallFailure } from './failures.js';
-import { checkSettingClashes } from './setting-clash.js';
-import { knownBackends, targetOfPublished } from './tool-target.js';
-import { readSettingFlags, switchSettings } from './setting-flags.js';
-import { parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
+import { callArguments, checkSettingClashes, readSettingFlags, type RawFlag } from './call/arguments.js';
+import { knownBackends, targetOfPublished } from './call/target.js';
 import { loaderOptions, openConfig, type OpenOptions } from './open.js';
 
 export interface OneShotRequest extends OpenOptions {
@@ -25,6 +22,8 @@ export interface OneShotRequest extends OpenOptions {
   /** Arguments given as a value (in-process callers); flags and `argsJson` are merged over them. */
   args?: Record<string, unknown>;
   timeoutMs?: number;
+  /** `--as-task`: call as a 2026-07-28 client that follows tasks (task-call.ts). */
+  asTask?: boolean;
   signal?: AbortSignal;
   /** Progress of the call; `logLevel` says whether the user wants to see it. */
   onProgress?: (update: ProgressUpdate, logLevel: HostLogLevel) => void;
@@ -49,6 +48,9 @@ export interface OneShotPrepared {
   /** Those of them that are switches (`--writable`, `--no-writable`). */
   switches: string[];
   logLevel: HostLogLevel;
+  logger: Logger;
+  /** `timeouts.shutdownMs`. */
+  shutdownMs: number;
 }
 
 /** Loads the one plugin `call` names, taking flags that name its settings as config overrides. */
@@ -60,10 +62,12 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
     ? { plugin: request.plugin, tool: request.tool }
     : targetOfPublished(request.tool, knownBackends(resolved, request.installed, request.builtinRoot));
   const imported = await importBackend(target.plugin, loaderOptions(opened, request));
-  const settingKeys = imported.server ? [] : Object.keys(objectShape(imported.backend.configSchema) ?? {});
-  const { settings, remaining } = imported.server
-    ? { settings: [], remaining: request.flags ?? [] }
-    : readSettingFlags(target.plugin, imported.backend.configSchema, request.flags ?? []);
+  // A mounted server's settings are never flags.
+  const { settings, remaining, settingKeys, switches } = readSettingFlags(
+    target.plugin,
+    imported.server ? undefined : imported.backend.configSchema,
+    request.flags ?? [],
+  );
   const loaded = configureBackend(imported, resolved, settings);
   const registry = await Registry.create([loaded], {
     logger,
@@ -80,52 +84,78 @@ export async function prepareOneShot(request: Omit<OneShotRequest, 'argsJson'>):
       throw new UnknownNameError('tool', target.tool, names, hint.length ? `; did you mean ${hint.join(', ')}?` : ` (${names.join(', ')})`);
     });
     checkSettingClashes(target.plugin, settingKeys, await registry.tools(target.plugin));
-    const switches = imported.server ? [] : switchSettings(imported.backend.configSchema);
-    return { registry, plugin: target.plugin, tool, settings, remaining, settingKeys, switches, logLevel: opened.logLevel };
+    return {
+      registry,
+      plugin: target.plugin,
+      tool,
+      settings,
+      remaining,
+      settingKeys,
+      switches,
+      logLevel: opened.logLevel,
+      logger,
+      shutdownMs: resolved.config.timeouts.shutdownMs,
+    };
   } catch (error) {
     await registry.close();
     throw error;
   }
 }
 
-/** The call's arguments: `args` < `--args` JSON < flags. */
-export function mergeArgs(
-  request: Pick<OneShotRequest, 'argsJson' | 'args'>,
-  flags: RawFlag[],
-  schema: PublishedTool['inputSchema'],
-  describe: string,
-  settings: readonly string[] = [],
-): Record<string, unknown> {
-  let fromJson: unknown = {};
-  if (request.argsJson !== undefined) {
-    try {
-      fromJson = JSON.parse(request.argsJson);
-    } catch (error) {
-      throw new UsageError(`--args is not valid JSON: ${(error as Error).message}`);
-    }
-    if (fromJson === null || typeof fromJson !== 'object' || Array.isArray(fromJson)) throw new UsageError('--args must be a JSON object');
-  }
-  const { args } = parseToolFlags(flags, schema, describe, settings);
-  return { ...request.args, ...(fromJson as Record<string, unknown>), ...args };
-}
-
 export async function runOneShot(request: OneShotRequest): Promise<CallOutcome> {
   const prepared = await prepareOneShot(request);
   try {
     const describe = `${prepared.plugin} ${prepared.tool.def.name}`;
-    const args = mergeArgs(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
+    const args = callArguments(request, prepared.remaining, prepared.tool.inputSchema, describe, prepared.settingKeys);
     const onProgress = request.onProgress;
-    const outcome = await prepared.registry.invoke(prepared.tool, args, {
-      signal: request.signal,
-      onProgress: onProgress && ((update) => onProgress(update, prepared.logLevel)),
-      timeoutMs: request.timeoutMs,
-    });
+    const progress = onProgress && ((update: ProgressUpdate) => onProgress(update, prepared.logLevel));
+    const outcome = request.asTask
+      ? await callInProcessAsTask(prepared, args, request, progress)
+      : await prepared.registry.invoke(prepared.tool, args, { signal: request.signal, onProgress: progress, timeoutMs: request.timeoutMs });
     await request.onOutcome?.(outcome);
     return outcome;
   } finally {
     await prepared.registry.close();
   }
 }
+
+/** The call through mcphost's own MCP server in this process, as a client that follows tasks. */
+async function callInProcessAsTask(
+  prepared: OneShotPrepared,
+  args: Record<string, unknown>,
+  request: OneShotRequest,
+  onProgress: ((update: ProgressUpdate) => void) | undefined,
+): Promise<CallOutcome> {
+  const [{ connectLoopback }, { callAsTask }, { ProtocolError }] = await Promise.all([
+    import('./loopback.js'),
+    import('./task-call.js'),
+    import('@modelcontextprotocol/client'),
+  ]);
+  const loopback = await connectLoopback(prepared.registry, prepared.logger);
+  const name = prepared.tool.publicName;
+  try {
+    return await callAsTask(loopback.client, name, args, {
+      signal: request.signal,
+      onProgress,
+      timeoutMs: request.timeoutMs,
+      cancelWaitMs: cancelWait(prepared.shutdownMs),
+      onTask: (id) => prepared.logger.debug(`${name} runs as task ${id}`),
+    });
+  } catch (error) {
+    // Interrupted before the server answered with a task: the SDK dropped the request, as a direct call's cancel.
+    if (request.signal?.aborted)
+      return errorOutcome('cancelled', 'CANCELLED', `tool ${name} was cancelled: ${String(request.signal.reason)}`);
+    // A refusal of mcphost's own server (a JSON-RPC error): what a direct call reports for it.
+    if (error instanceof ProtocolError)
+      return errorOutcome(error.code === -32602 ? 'invalid_arguments' : 'tool_error', error.code, error.message, error.data);
+    throw error;
+  } finally {
+    await loopback.close();
+  }
+}
+
+/** What a Ctrl-C may wait for the server to confirm a task's cancel: half the shutdown deadline, the rest is the stop's. */
+export const cancelWait = (shutdownMs: number) => Math.max(100, Math.floor(shutdownMs / 2));
 
 /** An outcome's failure as an error, for callers that report failures by throwing. */
 export function failureOf(outcome: CallOutcome): CallFailure | undefined {

@@ -1,6 +1,6 @@
 // `mcphost <plugin>:<command>`: a command a plugin contributes (Backend.commands), run with the
 // plugin's resolved config and a call context, the way `call` runs a tool but without start(). Its
-// flags come from the command's zod input by the same generator as a tool's (tool-args.ts), so a
+// flags come from the command's zod input by the same generator as a tool's (call/arguments.ts), so a
 // command's options, defaults and help are written once, in the plugin.
 import type { CommandDef, ProgressUpdate } from '../backend/types.js';
 import type { HostLogLevel } from '../lib/logger.js';
@@ -9,7 +9,8 @@ import { configureBackend, importBackend, type ImportedBackend } from '../loader
 import { closest } from '../kit/closest.js';
 import { Registry } from '../registry/registry.js';
 import { toJsonSchema, type JsonSchema } from '../registry/schemas.js';
-import { kebab, paramShapes, parseToolFlags, UsageError, type RawFlag } from './tool-args.js';
+import { kebab, paramShapes, parseToolFlags, type RawFlag } from './call/arguments.js';
+import { UsageError } from './usage-error.js';
 import { loaderOptions, openConfig, type OpenedConfig, type OpenOptions } from './open.js';
 
 export interface PluginCommandTarget extends OpenOptions {

@@ -4,7 +4,7 @@
 // (optional peer dependencies), so installing it needs no network.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 

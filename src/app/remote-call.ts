@@ -10,8 +10,9 @@ import { errorOutcome, resultError, type CallOutcome } from '../registry/result.
 import type { JsonSchema } from '../registry/schemas.js';
 import type { ToolResult } from '../backend/types.js';
 import { UpstreamClient } from '../kit/mcp/client.js';
-import { localFileHint, readAtFiles } from './local-file-args.js';
-import { mergeArgs, type OneShotRequest } from './one-shot.js';
+import { callArguments } from './call/arguments.js';
+import { localFileHint, readAtFiles } from './call/local-files.js';
+import type { OneShotRequest } from './one-shot.js';
 import { openConfig } from './open.js';
 
 export interface RemoteCallRequest extends Omit<OneShotRequest, 'builtinRoot' | 'installed'> {
@@ -29,6 +30,8 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
   const token = resolved.config.http.token;
   const client = new UpstreamClient({
     name: url,
+    // Tasks are a 2026-07-28 extension; a plain call keeps the 2025 handshake every server speaks.
+    ...(request.asTask && { protocol: '2026-07-28' as const }),
     target: { kind: 'http', url, ...(token && { headers: { Authorization: `Bearer ${token}` } }) },
     logger: logger.child('call'),
     sseFallback: false,
@@ -38,9 +41,36 @@ export async function runRemoteCall(request: RemoteCallRequest): Promise<CallOut
   try {
     const tools = await listAll(client, request.signal);
     const tool = findRemoteTool(tools, request.plugin, request.tool, url);
-    const given = mergeArgs(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
+    const given = callArguments(request, request.flags ?? [], tool.inputSchema as JsonSchema, tool.name);
     const args = readAtFiles(given, resolved.cwd);
     const onProgress = request.onProgress;
+    if (request.asTask) {
+      const { callAsTask } = await import('./task-call.js');
+      const shutdownMs = resolved.config.timeouts.shutdownMs;
+      let outcome: CallOutcome;
+      try {
+        outcome = await client.request(
+          (c) =>
+            callAsTask(c, tool.name, args, {
+              signal: request.signal,
+              onProgress: onProgress && ((p) => onProgress(p, logLevel)),
+              timeoutMs: request.timeoutMs,
+              cancelWaitMs: Math.max(100, shutdownMs - 250),
+              onTask: (id) => logger.debug(`${tool.name} runs as task ${id} at ${url}`),
+              tool,
+            }),
+          request.signal,
+        );
+      } catch (error) {
+        if (request.signal?.aborted)
+          return errorOutcome('cancelled', 'CANCELLED', `tool ${tool.name} was cancelled: ${String(request.signal.reason)}`);
+        throw error;
+      }
+      if (outcome.error && outcome.error.kind !== 'cancelled')
+        outcome = { ...outcome, error: withFileHint(outcome.error, given, resolved.cwd) };
+      await request.onOutcome?.(outcome);
+      return outcome;
+    }
     let result: ToolResult;
     try {
       result = (await client.request(

@@ -7,8 +7,8 @@ import type { ResourceContents } from '../backend/types.js';
 import { UnknownNameError } from '../registry/errors.js';
 import { CallFailure } from './failures.js';
 import { openConfig, openHost, type OpenHostOptions } from './open.js';
-import { knownBackends } from './tool-target.js';
-import { UsageError } from './tool-args.js';
+import { knownBackends } from './call/target.js';
+import { UsageError } from './usage-error.js';
 
 export async function readResourceAt(options: OpenHostOptions & { uri: string }): Promise<{ contents: ResourceContents[] }> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(options.uri)?.[1];

@@ -10,7 +10,7 @@ import { oauthSettings, type OAuthSettings } from '../upstream/oauth/settings.js
 import { signInStatus, signOut, type SignInStatus, type SignOutResult } from '../upstream/oauth/status.js';
 import { SignInStore } from '../upstream/oauth/store.js';
 import { openConfig, type OpenOptions } from './open.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 interface Target {
   settings: OAuthSettings;

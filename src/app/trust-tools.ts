@@ -9,7 +9,7 @@ import { closest } from '../kit/closest.js';
 import { pinTarget, upstreamTarget } from '../upstream/backend.js';
 import { approveTools, type ChangedTool } from '../upstream/pinning.js';
 import { openConfig, type OpenOptions } from './open.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 export interface ToolApproval {
   server: string;

@@ -14,7 +14,7 @@ import { candidates, isExecutableConfig } from '../config/search.js';
 import { readApprovals, realFile, sha256, trustStoreFile, writeApprovals, type Approval } from '../config/trust.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import { describeRunSetting, runSettings } from '../loader/run-settings.js';
-import { UsageError } from './tool-args.js';
+import { UsageError } from './usage-error.js';
 
 export interface TrustRequest {
   cwd: string;

@@ -31,6 +31,7 @@ export const TOOL_ERROR_CODES = codes({
   UNKNOWN_TOOL: { exit: 1, means: "discover mode's mcphost_call_tool was given a name no tool has" },
   INVALID_OUTPUT: { exit: 5, means: "the handler's structured output does not match the tool's output schema" },
   TASK: { exit: 5, means: 'the tool became a task, which this client cannot follow' },
+  TASK_FAILED: { exit: 5, means: 'the task a tool became failed on the server (its own code when it is one of this table)' },
   INPUT_ROUNDS: { exit: 5, means: 'the tool asked the client for input too many times without finishing' },
   INPUT_REQUIRED: { exit: 5, means: 'reading the resource needs input from a client, and `mcphost read` cannot give it' },
   READ_FAILED: { exit: 5, means: 'a resource read or prompt failed' },

@@ -1,8 +1,9 @@
 // `mcphost call`'s argv (and a plugin command's, with its own host flags): positionals, the host's
-// own flags, and the rest (tool parameters and plugin settings), which src/app/tool-args.ts turns
+// own flags, and the rest (tool parameters and plugin settings), which src/app/call/arguments.ts turns
 // into arguments once the tool's schema is known. After `--` every flag belongs to the tool,
 // whatever its name; `--url` is call's only before the plugin and tool names.
-import { UsageError, type RawFlag } from '../app/tool-args.js';
+import type { RawFlag } from '../app/call/arguments.js';
+import { UsageError } from '../app/usage-error.js';
 import { isLogLevel, LOG_LEVELS, type HostLogLevel } from '../lib/logger.js';
 import { CALL_FLAGS, findFlag, type CallFlagName, type FlagSpec } from './flags.js';
 
@@ -58,6 +59,7 @@ export interface CallFlags {
   args?: string;
   json: boolean;
   timeoutMs?: number;
+  asTask: boolean;
   url?: URL;
   config?: string;
   logLevel?: HostLogLevel;
@@ -78,6 +80,7 @@ export function readCallFlags(host: SplitArgv['host']): CallFlags {
     args: text('args'),
     json: host.has('json'),
     timeoutMs,
+    asTask: host.has('as-task'),
     url: serverUrl(text('url')),
     config: text('config'),
     logLevel,

@@ -2,12 +2,13 @@
 // run the fast path leaves to oclif) or bin/run.js's fast path does (call-main.ts).
 import { text } from 'node:stream/consumers';
 import { failureOf, runOneShot } from '../app/one-shot.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import type { ToolResult } from '../backend/types.js';
 import type { InstalledPackage } from '../loader/installed.js';
 import type { CallOutcome } from '../registry/result.js';
 import { readCallFlags, splitArgv } from './call-argv.js';
 import { hostOptions } from './host-options.js';
+import { CommandFailure, type ExitCode } from './exit-codes.js';
 import { DEFAULT_SHUTDOWN_MS, onInterrupt } from './interrupt.js';
 import { progressLine } from './progress.js';
 import { renderResult, terminalWidth } from './render.js';
@@ -42,6 +43,7 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
     flags: split.flags,
     argsJson,
     timeoutMs: flags.timeoutMs,
+    asTask: flags.asTask,
     signal: abort.signal,
     onProgress: progress.update,
     onShutdownMs: (ms: number) => interrupt.setDeadline(ms),
@@ -70,6 +72,10 @@ export async function runCall(argv: string[], out: CallOutput): Promise<void> {
     if (!abort.signal.aborted) interrupt.dispose();
   }
   const failure = failureOf(outcome);
+  // Cancelled by Ctrl-C (or SIGTERM, SIGHUP): the signal's code, not a tool error's.
+  const interrupted = interrupt.exitCode();
+  if (failure && failure.kind === 'cancelled' && interrupted !== undefined)
+    throw new CommandFailure(failure.message, interrupted as ExitCode);
   if (failure) throw failure;
   if (!printed) await printResult(outcome.result, flags.json, out);
 }

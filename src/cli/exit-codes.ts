@@ -5,7 +5,7 @@ import { toolErrorExit } from '../backend/error-codes.js';
 import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { BackendDownError, CallFailure, SignInFailure } from '../app/failures.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { ContractError } from '../loader/contract.js';
 import { PluginLoadError } from '../loader/errors.js';
 import { InvalidParamsError, RegistryError, UnknownNameError } from '../registry/errors.js';
@@ -24,7 +24,10 @@ export const Exit = {
   TOOL_ERROR: 5,
 } as const;
 
-export type ExitCode = (typeof Exit)[keyof typeof Exit];
+/** A call cancelled by a signal: 128 + its number, as a shell reports a process it ended (130 for Ctrl-C). */
+export const INTERRUPTED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+export type ExitCode = (typeof Exit)[keyof typeof Exit] | (typeof INTERRUPTED)[keyof typeof INTERRUPTED];
 
 /** A failure a command detects itself (a missing flag, a port in use), with its code from the table. */
 export class CommandFailure extends Error {

@@ -41,6 +41,11 @@ export const CALL_FLAGS = [
   { name: 'json', description: 'print the raw MCP result as JSON (on failure with "error": {message, exit, code} beside it)' },
   { name: 'timeout', value: 'ms', description: 'abort the call after this many milliseconds' },
   {
+    name: 'as-task',
+    description:
+      'call as a 2026-07-28 client that follows tasks: a long task-capable tool becomes a task, polled with tasks/get; Ctrl-C sends tasks/cancel',
+  },
+  {
     name: 'url',
     value: 'url',
     first: true,

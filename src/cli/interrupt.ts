@@ -17,6 +17,8 @@ export interface Interrupt {
   setDeadline(ms: number): void;
   /** Removes the listeners (the command finished). */
   dispose(): void;
+  /** The exit code of the signal that interrupted the command (128 + its number), if one did. */
+  exitCode(): number | undefined;
 }
 
 export function onInterrupt(abort: AbortController, deadlineMs: number, exit = (code: number) => process.exit(code)): Interrupt {
@@ -36,5 +38,6 @@ export function onInterrupt(abort: AbortController, deadlineMs: number, exit = (
   return {
     setDeadline: (ms) => void (deadline = ms),
     dispose: () => SIGNALS.forEach((signal) => process.off(signal, listener)),
+    exitCode: () => (received ? 128 + (constants.signals[received] ?? 0) : undefined),
   };
 }

@@ -1,6 +1,6 @@
 // oclif's parse errors, said the mcphost way: one line, the command, a "did you mean" for a mistyped
 // flag, and where the help is — instead of oclif's message followed by the whole help text.
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { closest } from '../kit/closest.js';
 
 interface FlagLike {

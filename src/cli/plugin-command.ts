@@ -5,7 +5,7 @@
 import type { Interfaces } from '@oclif/core';
 import { isToolResult, toToolResult } from '../registry/result.js';
 import { runPluginCommand } from '../app/plugin-command.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { isLogLevel, LOG_LEVELS } from '../lib/logger.js';
 import { splitArgv } from './call-argv.js';
 import { COMMAND_FLAGS } from './flags.js';

@@ -3,7 +3,7 @@
 import type { PublishedTool } from '../registry/registry.js';
 import type { JsonSchema } from '../registry/schemas.js';
 import { columns, paragraphs } from './columns.js';
-import { kebab, paramShapes, typeLabel } from '../app/tool-args.js';
+import { kebab, paramShapes, typeLabel } from '../app/call/arguments.js';
 import { CALL_FLAGS, COMMAND_FLAGS, type FlagSpec } from './flags.js';
 
 /** Host flags recognised after the tool name too (all but --url, which must come first). */

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { openConfig } from '../app/open.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { OUTCOME_KINDS, parseSince, readAudit } from '../audit/read.js';
 import type { AuditEntry } from '../audit/trail.js';
 import { HostCommand } from '../cli/host-command.js';

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { listSignIns, signInTo, signOutOf } from '../app/sign-in.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 import { browserAvailable, openBrowser } from '../cli/browser.js';
 import { HostCommand } from '../cli/host-command.js';
 

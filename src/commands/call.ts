@@ -11,7 +11,7 @@ export default class Call extends HostCommand {
     "Flags after the tool name are generated from the tool's input schema (see `mcphost call <plugin> <tool> --help`). " +
     'A flag that names a setting of the plugin (imhex --file, exile --snapshot) sets it for this call. ' +
     "A parameter or setting named like one of the flags below goes after `--` (--url is call's only before the tool name). " +
-    'Exit codes: 0 ok, 1 usage error (a bad flag or argument, an unknown tool), 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error.';
+    'Exit codes: 0 ok, 1 usage error (a bad flag or argument, an unknown tool), 2 plugin not found or failed to load, 3 invalid config, 4 backend unreachable, 5 the tool returned an error, 130 cancelled by Ctrl-C.';
   static override examples = [
     '<%= config.bin %> call imhex read_bytes --offset 256 --count 16 --file firmware.bin',
     '<%= config.bin %> call godot_search --query "move a character" --limit 5',
@@ -19,6 +19,7 @@ export default class Call extends HostCommand {
     '<%= config.bin %> call pob analyze_build --build build.xml --json',
     '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob_lua_load_build --build-xml @build.xml   # @: read here, sent as content',
     '<%= config.bin %> call --url http://127.0.0.1:7010/mcp pob lua_get_stats --build-id <build_id from the load>',
+    '<%= config.bin %> call --as-task imhex search --pattern "4A ?? 6F" --file disk.img   # a 2026 task: tasks/get polled, Ctrl-C cancels it',
   ];
   static override usage = [
     'call <plugin> <tool> [--param value …] [--json] [--args <json|->] [--timeout <ms>]',

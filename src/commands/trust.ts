@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { manageTrust } from '../app/trust.js';
 import { approveServerTools } from '../app/trust-tools.js';
 import { HostCommand } from '../cli/host-command.js';
-import { UsageError } from '../app/tool-args.js';
+import { UsageError } from '../app/usage-error.js';
 
 export default class Trust extends HostCommand {
   static override summary = "Approve a project's config file, so the commands, modules and code it names may run.";

@@ -109,7 +109,8 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   const parsed = hostConfigSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) throw configError(found.file, issueLines(parsed.error, value, [], hostConfigSchema), sources);
   const { mcpServers, ...config } = parsed.data;
-  const plain = plainTokens(config.http.clients, references.written!);
+  // Named clients and the servers of MCP clients' project files are checked only when there are any.
+  const plain = Object.keys(config.http.clients).length > 0 ? plainTokens(config.http.clients, references.written!) : [];
   if (plain.length > 0) throw configError(found.file, plain, sources);
   mergeMcpServers(config, mcpServers ?? {}, sources, found.file);
   for (const [name, section] of Object.entries(config.plugins)) {
@@ -120,7 +121,7 @@ export function resolveConfig(options: ResolveOptions): ResolvedConfig {
   }
   const cacheDir = config.cacheDir ? resolveFrom(sources, 'cacheDir', config.cacheDir, baseDir, cwd) : userCacheDir(env);
   fillDefaultSources(sources, config);
-  const imported = importClientServers(found.clients ?? [], config, sources, env);
+  const imported = found.clients?.length ? importClientServers(found.clients, config, sources, env) : new Map<string, ImportedServer>();
 
   const { plugins, pluginsSource } = pickPlugins(options.plugins, env, config, imported, fileSource, entries.unusable);
   if (config.audit.file) config.audit.file = resolveFrom(sources, 'audit.file', config.audit.file, baseDir, cwd);

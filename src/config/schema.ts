@@ -190,7 +190,7 @@ export const hostConfigSchema = z.strictObject({
         .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/, 'letters, digits and dashes (up to 63), starting with a letter or digit')
         .optional()
         .describe(
-          'this replica behind a load balancer: 2025-era session ids start with `<replicaId>.`, so the balancer routes a session back',
+          'this replica behind a load balancer: 2025-era session ids and 2026-era task ids start with `<replicaId>.`, so the balancer routes them back',
         ),
     })
     .prefault({}),

@@ -8,7 +8,7 @@ import { closest } from '../kit/closest.js';
 import { publicName } from './names.js';
 import { promptArguments } from './prompts.js';
 import type { PublishedPrompt, PublishedResource, PublishedTemplate, PublishedTool } from './published.js';
-import { inputJsonSchema, toJsonSchema } from './schemas.js';
+import { inputJsonSchema, toJsonSchema, type JsonSchema } from './schemas.js';
 import { route, type Route } from './uri-template.js';
 import { renameIn, uiRenames, viewUris, type UiRenames } from './ui-names.js';
 
@@ -31,16 +31,26 @@ interface Kind<D, P> {
 const TOOL: Kind<ToolDef, PublishedTool> = {
   what: 'tool',
   key: (def, plugin, prefixed) => publicName(plugin, def.name, prefixed),
-  entry: (host, def, name, renames) => ({
-    publicName: name,
-    plugin: host.name,
-    host,
-    def,
-    inputSchema: inputJsonSchema(def),
-    outputSchema: def.output ? toJsonSchema(def.output, 'output') : undefined,
-    meta: renames && def._meta ? renameIn(def._meta, renames) : def._meta,
-    ...(renames && { renames }),
-  }),
+  entry: (host, def, name, renames) => {
+    // A tool's JSON Schemas are built when something reads them (tools/list, a call's flags, help),
+    // not for every tool at each rebuild: a one-shot call needs the one of the tool it calls.
+    let input: JsonSchema | undefined;
+    let output: JsonSchema | undefined;
+    return {
+      publicName: name,
+      plugin: host.name,
+      host,
+      def,
+      get inputSchema() {
+        return (input ??= inputJsonSchema(def));
+      },
+      get outputSchema() {
+        return def.output ? (output ??= toJsonSchema(def.output, 'output')) : undefined;
+      },
+      meta: renames && def._meta ? renameIn(def._meta, renames) : def._meta,
+      ...(renames && { renames }),
+    };
+  },
 };
 const PROMPT: Kind<PromptDef, PublishedPrompt> = {
   what: 'prompt',
@@ -135,14 +145,16 @@ export class Catalog {
         templates: await this.listing<ResourceTemplateDef>(host, 'resourceTemplates'),
       })),
     );
-    renames = uiRenames(
-      listings.map(({ host, tools, resources }) => ({
-        plugin: host.name,
-        uris: [...resources.map((r) => r.uri), ...tools.flatMap((t) => viewUris(t._meta))],
-      })),
-      new Set(listings.flatMap((l) => l.resources.map((r) => r.uri))),
-      (message) => this.options.logger.error(message),
-    );
+    // A URI is renamed only when two backends publish it: one backend has nothing to rename.
+    if (listings.length > 1)
+      renames = uiRenames(
+        listings.map(({ host, tools, resources }) => ({
+          plugin: host.name,
+          uris: [...resources.map((r) => r.uri), ...tools.flatMap((t) => viewUris(t._meta))],
+        })),
+        new Set(listings.flatMap((l) => l.resources.map((r) => r.uri))),
+        (message) => this.options.logger.error(message),
+      );
     for (const { host, tools, prompts, resources, templates } of listings) {
       publish(snap.tools, TOOL, host, tools);
       publish(snap.prompts, PROMPT, host, prompts);

@@ -32,8 +32,11 @@ export interface DispatchEnvironment {
 export class Dispatch {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly callListeners = new Set<(record: CallRecord) => void>();
-  /** Whose views each client read: how a view's call by its server's own tool name finds that server. */
-  readonly views = new ViewsRead();
+  private viewsRead?: ViewsRead;
+  /** Whose views each client read: how a view's call by its server's own tool name finds that server (kept from the first read). */
+  get views(): ViewsRead {
+    return (this.viewsRead ??= new ViewsRead());
+  }
 
   constructor(
     private readonly catalog: Catalog,
@@ -52,8 +55,9 @@ export class Dispatch {
 
   invoke(tool: PublishedTool, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
     // The client's policy first (a tool it may not call is refused whatever its limits), then its limits.
-    const refused = policyRefusal(options.client, tool.publicName);
-    const admitted = refused ? undefined : admit(options.client, tool.publicName);
+    // A call without a client (one-shot, in-process) has neither.
+    const refused = options.client && policyRefusal(options.client, tool.publicName);
+    const admitted = refused || !options.client ? undefined : admit(options.client, tool.publicName);
     const stopped = refused ?? (admitted && 'outcome' in admitted ? admitted.outcome : undefined);
     // Copied only when the client is to be filled in (a relayed call's options come complete).
     const run = stopped

@@ -29,14 +29,14 @@ export class Lifecycle {
   private readonly listeners = new Set<(kind: ListKind) => void>();
   private readonly gaugeMap = new Map<string, BackendGauge>();
   private readonly closeHooks: Array<() => void> = [];
-  private readonly watches: ResourceWatches;
+  /** Resource subscriptions, made at the first one (a one-shot command has none). */
+  private watches?: ResourceWatches;
   private closing?: Promise<void>;
 
   constructor(
     private readonly parts: LifecycleParts,
     loaded: LoadedBackend[],
   ) {
-    this.watches = new ResourceWatches(parts.logger);
     for (const l of loaded) parts.hosts.push(this.newHost(l));
   }
 
@@ -142,6 +142,7 @@ export class Lifecycle {
     // A renamed view (ui-names.ts) is watched under the URI its backend published; listeners hear the new one.
     const asked = found.kind === 'resource' && found.target.uri === uri ? found.target.def.uri : uri;
     const watched: typeof subscribe = (_uri, changed, ctx) => subscribe(asked, changed, ctx);
+    this.watches ??= new ResourceWatches(this.parts.logger);
     return this.watches.add(uri, { subscribe: watched, ctx: found.target.host.context }, listener);
   }
 
@@ -166,7 +167,7 @@ export class Lifecycle {
     this.closing ??= (async () => {
       const { hosts, logger } = this.parts;
       for (const hook of this.closeHooks.splice(0)) hook();
-      void this.watches.close();
+      void this.watches?.close();
       // Bounded by the shutdown deadline: a call that ignores its abort, or a stop() that never
       // resolves, is reported and left behind (the process exits and its exit hooks kill children).
       const ms = clampTimeout(this.parts.timeouts.shutdownMs);

@@ -89,9 +89,16 @@ export async function drive<T>(
 export function resumed<T>(sealed: Sealed & { k: 'p' }, ctx: ServerContext, services: HostServices): DetachedRun<T> {
   const run = services.paused.take<T>(sealed.id);
   if (!run) {
+    const holder = services.ids.holder(sealed.id, callerKey(identityOf(ctx.http?.authInfo)));
+    const why =
+      holder?.where === 'replica'
+        ? `replica ${holder.replica}, which held it, cannot be reached`
+        : holder?.where === 'restarted'
+          ? 'mcphost restarted since'
+          : 'it ended, or timed out';
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      'the call this requestState continues is no longer waiting (it ended, timed out, or mcphost restarted): send the request again',
+      `the call this requestState continues is no longer waiting (${why}): send the request again`,
       { reason: 'invalid_request_state' },
     );
   }

@@ -17,6 +17,7 @@ import { attachListChanged } from './notify.js';
 import { createServices } from './services.js';
 import { holdListenWatches, keepReadable, listenedResources } from './subscriptions.js';
 import { paramHeaderMismatch, paramHeaders } from './param-headers.js';
+import { heldElsewhere, misdirected } from './held-elsewhere.js';
 import { createHealth } from './health.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { SessionTable } from './sessions.js';
@@ -51,7 +52,10 @@ export interface HttpSettings {
   maxSessions: number;
   /** Sessions one caller may hold (default 100); past it, its own longest idle is closed, or the newcomer refused (429). */
   maxSessionsPerClient?: number;
-  /** Leads every session id (`<replicaId>.<uuid>`): a load balancer routes the session back to this replica by it. */
+  /**
+   * Leads every session id (`<replicaId>.<uuid>`), task id and paused call's handle: a load balancer
+   * routes each back to this replica by it.
+   */
   replicaId?: string;
   /** Clients sign in against this OpenID Connect provider (mcphost is its resource server). */
   auth?: HttpAuthConfig;
@@ -87,7 +91,7 @@ export async function serveOnHttp(
   hooks: HttpHooks = {},
 ): Promise<HttpServing> {
   const onerror = (error: Error) => logger.debug(`http: ${error.message}`);
-  const services = createServices(process.env, registry.limits);
+  const services = createServices(process.env, registry.limits, settings.replicaId);
   const accessOf = clientAccess(settings.clients ?? {});
   // The 2026-07-28 era is stateless: each request is a client of its own, and its state goes with it.
   const modern = createMcpHandler(
@@ -252,6 +256,9 @@ export async function serveOnHttp(
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
       const modernRequest = !known && !(await isLegacyRequest(await toWebRequest(req, body)));
+      // What another replica holds goes there, before this one counts or runs anything of it.
+      const holder = modernRequest ? await heldElsewhere(body, identity, req.headers, services) : undefined;
+      if (holder) return misdirected(res, holder, requestId(body));
       const access = accessOf(identity);
       const limited = limitedCall(body, access);
       if (limited && access) {

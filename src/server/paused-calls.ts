@@ -6,10 +6,11 @@
 // ends while paused is forgotten. Paused calls are bounded per caller (its callerKey) and in all:
 // past a caller's bound its own oldest goes, past the host's the oldest of the caller holding the
 // most, so one caller's thousand paused calls never drop another's.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { InputRequest, ProgressUpdate } from '../backend/types.js';
 import { CancelledError } from '../registry/errors.js';
 import { InputBroker } from '../registry/asks.js';
+import { HeldIds } from './held-ids.js';
 
 /** Questions asked within this long of each other go to the client together. */
 const GATHER_MS = 20;
@@ -63,18 +64,23 @@ export class DetachedRun<T> {
 /** The paused calls of one host, by the id their requestState carries. */
 export class PausedCalls {
   private readonly calls = new Map<string, { run: DetachedRun<unknown>; caller: string }>();
+  private readonly max: number;
+  private readonly perCaller: number;
+  /** Mints the ids (they name this replica, so a retry that lands elsewhere is sent back here). */
+  readonly ids: HeldIds;
 
-  constructor(
-    private readonly max = 1000,
-    private readonly perCaller = 100,
-  ) {}
+  constructor(options: { max?: number; perCaller?: number; ids?: HeldIds } = {}) {
+    this.max = options.max ?? 1000;
+    this.perCaller = options.perCaller ?? 100;
+    this.ids = options.ids ?? new HeldIds(randomBytes(32));
+  }
 
   /** Keeps `run` until its caller comes back for it (or it ends); returns the id to seal. */
   pause(run: DetachedRun<unknown>, caller = ''): string {
     if (this.countOf(caller) >= this.perCaller)
       this.drop(this.oldestOf(caller), `this client has more than ${this.perCaller} calls waiting for its answers`);
     if (this.calls.size >= this.max) this.drop(this.oldestOf(this.busiest()), `more than ${this.max} calls were waiting for their clients`);
-    const id = randomUUID();
+    const id = this.ids.mint(caller);
     this.calls.set(id, { run, caller });
     void run.outcome.finally(() => this.calls.delete(id)).catch(() => undefined);
     return id;

@@ -7,8 +7,8 @@
 // process unless MCPHOST_STATE_KEY gives one (replicas behind a balancer share it).
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
-import { callerKey } from '../registry/identity.js';
-import { identityOf } from './auth/identity-info.js';
+import { callerKey, type Identity } from '../registry/identity.js';
+import { identityInfo, identityOf } from './auth/identity-info.js';
 
 /** What a sealed requestState carries: a handler's own state for a named tool or prompt, or a paused call. */
 export type Sealed = { k: 's'; n: string; s: unknown } | { k: 'p'; id: string };
@@ -16,7 +16,8 @@ export type Sealed = { k: 's'; n: string; s: unknown } | { k: 'p'; id: string };
 /** How long a handed-out requestState stays valid: a person may take a while to answer a form. */
 const TTL_SECONDS = 3600;
 
-export function createStateSeal(env: NodeJS.ProcessEnv = process.env): RequestStateCodec<Sealed> {
+/** The key of the seal (and of held ids' tags): MCPHOST_STATE_KEY, else random for this process. */
+export function stateKey(env: NodeJS.ProcessEnv = process.env): Uint8Array {
   const configured = env.MCPHOST_STATE_KEY;
   // A key too short used to be replaced by a random one without a word: replicas then refused each
   // other's retries as forged, which looked like a client bug.
@@ -24,12 +25,25 @@ export function createStateSeal(env: NodeJS.ProcessEnv = process.env): RequestSt
     throw new Error(
       `MCPHOST_STATE_KEY is ${Buffer.byteLength(configured)} bytes; give one of 32 bytes or more (e.g. openssl rand -hex 32), the same on every replica, or unset it`,
     );
-  const key = configured ?? randomBytes(32);
+  return configured === undefined ? randomBytes(32) : Buffer.from(configured);
+}
+
+export function createStateSeal(env: NodeJS.ProcessEnv = process.env, key: Uint8Array = stateKey(env)): RequestStateCodec<Sealed> {
   return createRequestStateCodec<Sealed>({
     key,
     ttlSeconds: TTL_SECONDS,
-    bind: (ctx: ServerContext) => `${ctx.mcpReq.method}\u0000${callerKey(identityOf(ctx.http?.authInfo))}`,
+    bind: (ctx: ServerContext) => bindingOf(ctx.mcpReq.method, identityOf(ctx.http?.authInfo)),
   });
+}
+
+/** What a sealed state is bound to: the method it was handed out for, and its caller. */
+function bindingOf(method: string, identity: Identity): string {
+  return `${method}\u0000${callerKey(identity)}`;
+}
+
+/** The context a seal needs outside a handler (the HTTP layer, before the SDK): the method and the caller. */
+export function sealContext(method: string, identity: Identity): ServerContext {
+  return { mcpReq: { method }, http: { authInfo: identityInfo(identity) } } as unknown as ServerContext;
 }
 
 export function isSealed(value: unknown): value is Sealed {

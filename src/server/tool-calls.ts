@@ -85,10 +85,10 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       // (no request left to carry it) do its questions go through the broker.
       return invoke(channel).then((first) => (first.inputRequired && task.id ? runToEnd(first, invoke, channel, broker, signal) : first));
     }, options.client.hold());
-    // The last progress message becomes the task's status if the call turns into one.
-    let lastMessage: string | undefined;
+    // The last progress becomes the task's status if the call turns into one.
+    let last: ProgressUpdate | undefined;
     run.onProgress = (p) => {
-      lastMessage = p.message ?? lastMessage;
+      last = { ...p, message: p.message ?? last?.message };
       sink.send(p);
     };
     if (!asTask) return wire<'tools/call'>(await drive(run, ctx, services, (o) => answer(o, name, ctx)));
@@ -104,8 +104,8 @@ export function installToolCalls(server: Server, registry: Registry, options: To
       callerKey(options.client.identity),
     );
     task.id = created.taskId as string;
-    services.tasks.progress(task.id, lastMessage);
-    run.onProgress = (p) => services.tasks.progress(created.taskId as string, p.message);
+    services.tasks.progress(task.id, last);
+    run.onProgress = (p) => services.tasks.progress(created.taskId as string, p);
     return wire<'tools/call'>(created);
   });
 

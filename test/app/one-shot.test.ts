@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/app/tool-args.js';
-import { targetOfPublished } from '../../src/app/tool-target.js';
+import { UsageError } from '../../src/app/usage-error.js';
+import { targetOfPublished } from '../../src/app/call/target.js';
 import { splitArgv } from '../../src/cli/call-argv.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { ContractError } from '../../src/loader/contract.js';

@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettingFlags } from '../../src/app/setting-flags.js';
-import { UsageError } from '../../src/app/tool-args.js';
+import { readSettingFlags } from '../../src/app/call/arguments.js';
+import { UsageError } from '../../src/app/usage-error.js';
 import { splitArgv } from '../../src/cli/call-argv.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { callInProcess } from '../helpers/in-process.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { parseToolFlags, UsageError } from '../../src/app/tool-args.js';
+import { parseToolFlags } from '../../src/app/call/arguments.js';
+import { UsageError } from '../../src/app/usage-error.js';
 import { readCallFlags, splitArgv } from '../../src/cli/call-argv.js';
 import { CALL_FLAGS } from '../../src/cli/flags.js';
 import { toolHelp } from '../../src/cli/tool-help.js';

@@ -122,6 +122,30 @@ describe('what a one-shot call loads', () => {
   });
 });
 
+describe('what a local-file imhex call loads', () => {
+  // imhex's index once imported stock ImHex's MCP client statically, so every read of a local file
+  // loaded the kit's MCP client and the SDK; only a mode that may reach stock ImHex loads them now,
+  // and a read loads none of the search, map and write code either.
+  it('no MCP module, no execa, no search, map or write code of the plugin', async () => {
+    const log = path.join(t.dir, 'imhex-modules.log');
+    const file = t.write('firmware.bin', 'MZ hello, firmware');
+    const r = await runCli(['call', 'imhex', 'read_bytes', '--offset', '2', '--count', '4', '--file', file], {
+      cwd: t.dir,
+      env: { ...env, MODULE_LOG: log, NODE_OPTIONS: `--import=${pathToFileURL(path.join(FIXTURES, 'module-log/register.mjs')).href}` },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2068656c'); // " hel"
+    const files = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (line.startsWith('file:') ? fileURLToPath(line) : line));
+    const imhex = files.filter((f) => f.includes(path.join('dist', 'plugins', 'imhex')));
+    expect(imhex.some((f) => f.endsWith(path.join('imhex', 'local', 'file-provider.js')))).toBe(true); // the log works
+    expect(files.filter((f) => /node_modules\/(@modelcontextprotocol|execa)\/|dist\/src\/kit\/(mcp\/|upstream\.js)/.test(f))).toEqual([]);
+    expect(imhex.filter((f) => /\/(mcp|remote)\/|\/(search|search-pool|map-pool|write|scan|file-map|byte-stats)\.js$/.test(f))).toEqual([]);
+  });
+});
+
 describe('installed plugins without oclif', () => {
   it('are the user and linked plugins oclif lists; a plugin with oclif hooks leaves the call to oclif', async () => {
     const home = tempDir('mcphost-data-');

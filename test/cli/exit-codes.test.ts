@@ -90,7 +90,7 @@ family('call', Call, [
   [
     ['lab', 'recall', '--url', 'http://127.0.0.1:7010/mcp'],
     1,
-    'unknown flag --url for lab recall; valid flags: none; plugin settings: --label (to call through a running mcphost serve, put --url first',
+    'unknown flag --url for lab recall; valid flags: none; plugin settings: --label, --journal (to call through a running mcphost serve, put --url first',
   ],
   [[], 1, 'usage: mcphost call <plugin> <tool>'],
   [['nosuch', 'x'], 2, 'plugin nosuch not found'],

@@ -181,6 +181,25 @@ describe('mcphost connect: VS Code, Zed, Windsurf, Codex', () => {
   });
 });
 
+describe('mcphost connect without --plugins', () => {
+  it("gives the client the backends the project's .mcprc lists, and says what to do when there is none", async () => {
+    const { dir, docs, base } = project();
+    const noPlugins = { ...base, plugins: [] };
+    await expect(connectClient({ ...noPlugins, client: 'zed', dryRun: true })).rejects.toThrow(
+      'name the backends the client should get: --plugins godot,pob, or list them in a .mcprc here (`mcphost init` writes one)',
+    );
+    writeFileSync(path.join(dir, '.mcprc.yaml'), `plugins:\n  godot:\n    docDir: ${docs}\n  pob: { enabled: false }\n`);
+    const report = await connectClient({ ...noPlugins, env: { ...base.env, GODOT_DOC_DIR: undefined }, client: 'zed', dryRun: true });
+    expect(report.entry.args).toEqual(['serve', '--plugins', 'godot']);
+    expect(report.entry.env).toEqual({ MCPHOST_CONFIG: '.mcprc.yaml' });
+    expect(report.doctor.map((d) => [d.name, d.ok])).toEqual([['godot', true]]);
+    writeFileSync(path.join(dir, '.mcprc.yaml'), 'log:\n  level: info\n');
+    await expect(connectClient({ ...noPlugins, client: 'zed', dryRun: true })).rejects.toThrow(
+      `name the backends the client should get: --plugins godot,pob (${path.join(dir, '.mcprc.yaml')} lists none)`,
+    );
+  });
+});
+
 describe('mcphost servers:import from VS Code, Zed and Codex', () => {
   it('reads .vscode/mcp.json (JSONC, ${workspaceFolder}), .zed/settings.json and ~/.codex/config.toml', async () => {
     const t = tempDir();

@@ -7,7 +7,7 @@ import { connectClient } from '../../src/app/connect.js';
 import { importServers } from '../../src/app/import-servers.js';
 import { initConfig } from '../../src/app/init.js';
 import { configReport } from '../../src/app/inspect.js';
-import { UsageError } from '../../src/app/tool-args.js';
+import { UsageError } from '../../src/app/usage-error.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 

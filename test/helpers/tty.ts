@@ -35,3 +35,32 @@ export async function runOnTty(
 /** What the terminal shows: colour escapes removed. */
 // eslint-disable-next-line no-control-regex
 export const visible = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+export interface TtyRun {
+  /** What the terminal received so far (stdout and stderr), \r\n turned to \n. */
+  output(): string;
+  /** Types Ctrl-C at the terminal: its line discipline sends SIGINT to the foreground process group. */
+  ctrlC(): void;
+  /** Resolves with the exit code once the command ended (`script -e` returns it). */
+  exited: Promise<number>;
+}
+
+/** Starts the real binary on a pseudo-terminal (as runOnTty) and leaves it running, for a test that types at it. */
+export function startOnTty(args: string[], options: { cwd: string; env: Record<string, string | undefined>; columns?: number }): TtyRun {
+  const command = `stty cols ${options.columns ?? 80} rows 50; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const child = execa('script', ['-qfec', command, '/dev/null'], {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    reject: false,
+    stdin: 'pipe',
+    timeout: 60_000,
+  });
+  let seen = '';
+  child.stdout?.on('data', (d: Buffer) => (seen += d.toString()));
+  return {
+    output: () => seen.replaceAll('\r\n', '\n'),
+    ctrlC: () => void child.stdin?.write('\x03'),
+    exited: child.then((r) => r.exitCode ?? -1),
+  };
+}

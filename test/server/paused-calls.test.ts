@@ -22,7 +22,7 @@ function waiting() {
 
 describe('paused calls', () => {
   it("keep another caller's call while one caller pauses a thousand", async () => {
-    const paused = new PausedCalls(1000, 100);
+    const paused = new PausedCalls({ max: 1000, perCaller: 100 });
     const theirs = waiting();
     const theirId = paused.pause(theirs.run, 'client:b');
     const mine = Array.from({ length: 1000 }, () => waiting());
@@ -39,7 +39,7 @@ describe('paused calls', () => {
   });
 
   it('past the host-wide bound, take from the caller holding the most', async () => {
-    const paused = new PausedCalls(10, 8);
+    const paused = new PausedCalls({ max: 10, perCaller: 8 });
     const b = waiting();
     paused.pause(b.run, 'client:b');
     const a = Array.from({ length: 8 }, () => waiting());

@@ -6,18 +6,13 @@
 import path from 'node:path';
 import type { HealthReport, Logger } from '../../../src/backend/index.js';
 import { NotRegularFileError, openRegularFile } from '../../../src/kit/index.js';
-import { addHistogram } from '../byte-stats.js';
 import { invalidParams, notWritable } from '../errors.js';
-import { buildMap, planMap, type FileMap, type FileMapRequest } from '../file-map.js';
+import type { FileMap, FileMapRequest } from '../file-map.js';
 import { addressString, selectionOf, type Selection } from '../protocol.js';
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
-import { planScan, sampleFrequencies } from '../scan.js';
 import { notRegular, openHint, readFully, ServedFile } from './open-file.js';
-import { MapPool } from './map-pool.js';
-import { readBuffer } from './read-buffer.js';
-import { chunkedSearch } from './search.js';
-import { SearchPool } from './search-pool.js';
-import { writeAllOrNothing } from './write.js';
+import type { MapPool } from './map-pool.js';
+import type { SearchPool } from './search-pool.js';
 
 export interface FileProviderOptions {
   file: string;
@@ -48,6 +43,8 @@ function holder(call: ProviderCall | undefined, file: string, own: SelectionHold
   return call?.client ? call.client.state<SelectionHolder>(`selection\u0000${file}`, () => ({})) : own;
 }
 
+// What only writes, searches and maps use (and their worker pools) is imported when one runs: a
+// one-shot read loads none of it.
 export class FileProvider implements ImHexProvider {
   readonly kind = 'file';
   readonly label: string;
@@ -119,6 +116,7 @@ export class FileProvider implements ImHexProvider {
         }
         if (end > Number.MAX_SAFE_INTEGER) throw invalidParams('offset', 'the write would end past Number.MAX_SAFE_INTEGER');
         call.signal.throwIfAborted();
+        const { writeAllOrNothing } = await import('./write.js');
         const { bytes_written } = await writeAllOrNothing(fh, this.key, offset, data, total);
         return { offset, bytes_written, status: 'success' as const };
       }),
@@ -146,6 +144,7 @@ export class FileProvider implements ImHexProvider {
         : undefined;
       const threads = this.o.searchThreads ?? 0;
       if (threads === 0 || total < POOL_MIN_BYTES) {
+        const { chunkedSearch } = await import('./search.js');
         const r = await chunkedSearch((buf, len, pos) => readFully(fh, buf, len, pos), request.pattern, {
           start: request.start_offset,
           end,
@@ -160,6 +159,7 @@ export class FileProvider implements ImHexProvider {
       // The plan follows the data: a sample from the start of the range says which bytes are rare.
       const sample = Buffer.alloc(SAMPLE_BYTES);
       const got = await readFully(fh, sample, SAMPLE_BYTES, request.start_offset);
+      const [{ planScan, sampleFrequencies }, { SearchPool }] = await Promise.all([import('../scan.js'), import('./search-pool.js')]);
       this.pool ??= new SearchPool(threads);
       const r = await this.pool.search({
         file: this.key,
@@ -184,6 +184,7 @@ export class FileProvider implements ImHexProvider {
   fileMap(request: FileMapRequest, call: ProviderCall): Promise<FileMap> {
     return this.file.use(async ({ fh, dev, ino }) => {
       const size = (await fh.stat()).size;
+      const { buildMap, planMap } = await import('../file-map.js');
       const plan = planMap(request, size);
       const total = plan.end - plan.start;
       const report = call.progress && total >= (this.o.progressMinBytes ?? 64 * 1024 * 1024);
@@ -198,6 +199,7 @@ export class FileProvider implements ImHexProvider {
       const threads = this.o.searchThreads ?? 0;
       const blocks = Math.ceil(total / plan.blockSize);
       if (threads === 0 || total < POOL_MIN_BYTES) {
+        const [{ addHistogram }, { readBuffer }] = await Promise.all([import('../byte-stats.js'), import('./read-buffer.js')]);
         const counts = new Uint32Array(256 * blocks);
         const buf = readBuffer(Math.min(this.o.chunkBytes, Math.max(1, plan.blockSize)));
         for (let b = 0; b < blocks; b++) {
@@ -214,6 +216,7 @@ export class FileProvider implements ImHexProvider {
         }
         return buildMap(plan, size, counts);
       }
+      const { MapPool } = await import('./map-pool.js');
       this.mapPool ??= new MapPool(threads);
       const counts = await this.mapPool.map({
         file: this.key,

@@ -5,9 +5,10 @@
 // what every ImHex call needs: ImHex's tool list, and the data-source check that keeps ImHex from
 // crashing on tools that assume a file is open (known-tools.ts).
 import * as z from 'zod';
-import { ToolError, UnavailableError, type ClientInfo, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
+import { ToolError, UnavailableError, type ListKind, type Logger, type ToolResult } from '../../../src/backend/index.js';
 import { UpstreamClient, type UpstreamStatus } from '../../../src/kit/upstream.js';
 import { RpcCode } from '../protocol.js';
+import type { ClientSource } from './client-source.js';
 import { KNOWN_TOOLS, NEEDS_DATA_SOURCE, type KnownTool } from './known-tools.js';
 
 export interface StockImHexOptions {
@@ -33,14 +34,6 @@ export interface CallOptions {
 const dataSource = z.object({ name: z.string(), type: z.string(), size: z.number(), is_writable: z.boolean(), handle: z.number() });
 export type DataSource = z.output<typeof dataSource>;
 
-/** The data source one client chose (open_file, select_data_source); none: it works on the user's. */
-export interface ClientSource {
-  handle?: number;
-}
-
-/** The client's choice, kept for as long as the client is connected (a one-shot call has its own). */
-export const clientSource = (client: ClientInfo | undefined): ClientSource =>
-  client ? client.state<ClientSource>('imhex/stock-source', () => ({})) : {};
 const dataSources = z.object({ data_sources: z.array(dataSource) });
 
 const ENABLE_HINT =

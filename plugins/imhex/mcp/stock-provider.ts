@@ -15,7 +15,8 @@ import { addressString, RpcCode, selectionResult, setSelectionResult } from '../
 import type { ImHexProvider, ProviderCall, SearchRequest } from '../provider.js';
 import { buildMap, planMap, type FileMap, type FileMapRequest } from '../file-map.js';
 import { chunkedSearch } from '../local/search.js';
-import { clientSource, StockImHex, type DataSource } from './stock-client.js';
+import { clientSource } from './client-source.js';
+import { StockImHex, type DataSource } from './stock-client.js';
 import { stockHistograms } from './stock-map.js';
 
 export interface StockProviderOptions {

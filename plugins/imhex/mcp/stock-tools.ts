@@ -6,7 +6,8 @@
 import type { CallContext, ToolDef } from '../../../src/backend/index.js';
 import type { ImHexConfig } from '../config.js';
 import type { KnownTool } from './known-tools.js';
-import { clientSource, type StockImHex } from './stock-client.js';
+import { clientSource } from './client-source.js';
+import type { StockImHex } from './stock-client.js';
 
 /** A call on behalf of a client is bounded by its own deadline (ctx.signal); this only backs it up. */
 const BACKSTOP_MS = 24 * 60 * 60 * 1000;

@@ -13,7 +13,7 @@ type BuildSource = 'xml' | 'code' | 'file';
 export interface BuildText {
   xml: string;
   source: BuildSource;
-  /** The file it came from, for `file`. */
+  /** The file it came from, for `file`: as the client named it when the client is remote. */
   file?: string;
 }
 
@@ -70,8 +70,9 @@ export async function readBuildText(input: string, field = 'build', files?: File
         throw notAFile(field, files?.remote ? new NotRegularFileError(text, error.kind) : error);
       })
     ).trim();
-    if (isXml(content)) return { xml: content, source: 'file', file };
-    if (looksLikeShareCode(content)) return { xml: await decodeShareCode(content, `${field} (${shown(file)})`), source: 'file', file };
+    if (isXml(content)) return { xml: content, source: 'file', file: shown(file) };
+    if (looksLikeShareCode(content))
+      return { xml: await decodeShareCode(content, `${field} (${shown(file)})`), source: 'file', file: shown(file) };
     throw new ToolError(`${field}: ${shown(file)} holds neither build XML nor a share code`, {
       code: 'BAD_BUILD',
       data: { field, file: shown(file) },

@@ -3,12 +3,14 @@
 // result inlined once done), answers its questions with `tasks/update` and stops it with
 // `tasks/cancel`. A task's id is random and unguessable, and a task is its caller's (callerKey): for
 // any other caller it does not exist, whoever learns its id. A task a mounted server created is kept
-// here as a relay (`remote`).
-import { randomUUID } from 'node:crypto';
-import type { InputRequest, ToolResult } from '../../backend/types.js';
+// here as a relay (`remote`). Its id names the replica that runs it (held-ids.ts): one that was
+// lost with its replica (stopped, or restarted since) is answered as failed, saying so, not as unknown.
+import { randomBytes } from 'node:crypto';
+import type { InputRequest, ProgressUpdate, ToolResult } from '../../backend/types.js';
 import { CancelledError } from '../../registry/errors.js';
 import type { InputBroker } from '../../registry/asks.js';
 import { measure } from '../../registry/limits.js';
+import { HeldIds, type Holder } from '../held-ids.js';
 
 /** A call running for a task: how it ends, its open questions, and how to stop it. */
 export interface TaskWork {
@@ -18,6 +20,12 @@ export interface TaskWork {
 }
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * `_meta` key of a running task's last progress (`{ progress, total? }`) in its `tasks/get` answer:
+ * SEP-2663 carries only a status message, and a client drawing a bar needs the numbers the tool reported.
+ */
+export const TASK_PROGRESS_META_KEY = 'mcphost/progress';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -46,6 +54,8 @@ export interface TaskOptions {
   max?: number;
   /** What finished tasks' results may hold together; past it the oldest finished ones go (default 128 MiB). */
   maxResultBytes?: number;
+  /** Mints task ids (the host's: they name its replica). */
+  ids?: HeldIds;
   now?: () => number;
 }
 
@@ -57,6 +67,8 @@ interface Task {
   createdAt: number;
   lastUpdatedAt: number;
   statusMessage?: string;
+  /** The last progress the call reported (numbers; the message is statusMessage). */
+  progress?: { progress: number; total?: number };
   end?: TaskEnd;
   run?: TaskWork;
   remote?: RemoteTask;
@@ -75,6 +87,7 @@ export class TaskStore {
   /** What the kept finished tasks' ends hold together. */
   private resultBytes = 0;
   private readonly now: () => number;
+  private readonly ids: HeldIds;
 
   constructor(options: TaskOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
@@ -82,6 +95,7 @@ export class TaskStore {
     this.max = options.max ?? 1000;
     this.maxResultBytes = options.maxResultBytes ?? 128 * 1024 * 1024;
     this.now = options.now ?? Date.now;
+    this.ids = options.ids ?? new HeldIds(randomBytes(32));
   }
 
   /** Whether another task fits (finished ones past their time are dropped first). */
@@ -111,7 +125,7 @@ export class TaskStore {
 
   private add(fields: Partial<Task> & { owner: string }): Task {
     const at = this.now();
-    const task: Task = { id: randomUUID(), status: 'working', createdAt: at, lastUpdatedAt: at, ...fields };
+    const task: Task = { id: this.ids.mint(fields.owner), status: 'working', createdAt: at, lastUpdatedAt: at, ...fields };
     this.tasks.set(task.id, task);
     return task;
   }
@@ -138,17 +152,18 @@ export class TaskStore {
   }
 
   /** Notes progress (the last message is the task's statusMessage). */
-  progress(id: string, message: string | undefined): void {
+  progress(id: string, update: ProgressUpdate | undefined): void {
     const task = this.tasks.get(id);
-    if (!task || message === undefined || TERMINAL.has(task.status)) return;
-    task.statusMessage = message;
+    if (!task || update === undefined || TERMINAL.has(task.status)) return;
+    if (update.message !== undefined) task.statusMessage = update.message;
+    task.progress = { progress: update.progress, ...(update.total !== undefined && { total: update.total }) };
     task.lastUpdatedAt = this.now();
   }
 
   /** The DetailedTask `tasks/get` answers; undefined for an id not known (or expired, or another caller's). */
   async get(id: string, caller: string): Promise<Record<string, unknown> | undefined> {
     const task = this.known(id, caller);
-    if (!task) return undefined;
+    if (!task) return this.lost(id, caller);
     if (task.remote) {
       const detailed = await task.remote.get();
       if (typeof detailed.status === 'string' && detailed.status !== task.status) {
@@ -171,7 +186,8 @@ export class TaskStore {
   /** Delivers answers to a task's questions; false for an unknown id (or another caller's). */
   async update(id: string, responses: Record<string, unknown>, caller: string): Promise<boolean> {
     const task = this.known(id, caller);
-    if (!task) return false;
+    // A lost task has ended: answers to it change nothing, as for any finished task.
+    if (!task) return this.lost(id, caller) !== undefined;
     if (task.remote) await task.remote.update(responses);
     else if (task.run && task.run.broker.answer(responses) > 0) task.lastUpdatedAt = this.now();
     return true;
@@ -180,7 +196,7 @@ export class TaskStore {
   /** Stops a task (a finished one stays as it is); false for an unknown id (or another caller's). */
   async cancel(id: string, caller: string): Promise<boolean> {
     const task = this.known(id, caller);
-    if (!task) return false;
+    if (!task) return this.lost(id, caller) !== undefined;
     if (task.remote) {
       await task.remote.cancel();
       return true;
@@ -203,6 +219,28 @@ export class TaskStore {
     return task?.owner === caller ? task : undefined;
   }
 
+  /**
+   * A task of `caller` this host does not hold, lost with the replica (or the earlier run of this
+   * one) that ran it: failed, saying so. Undefined for an id of this run (expired or dropped) or not
+   * handed to `caller`. Another replica's task reaches this host only once the balancer found that
+   * replica unreachable (held-elsewhere.ts sends it there otherwise).
+   */
+  private lost(id: string, caller: string): Record<string, unknown> | undefined {
+    const holder = this.ids.holder(id, caller);
+    if (!holder || holder.where === 'here') return undefined;
+    const at = new Date(this.now()).toISOString();
+    return {
+      taskId: id,
+      status: 'failed',
+      statusMessage: lostMessage(holder),
+      createdAt: new Date(holder.createdAt).toISOString(),
+      lastUpdatedAt: at,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      error: { code: -32603, message: lostMessage(holder) },
+    };
+  }
+
   private createResult(task: Task): Record<string, unknown> {
     return { resultType: 'task', ...this.info(task, task.status) };
   }
@@ -212,6 +250,7 @@ export class TaskStore {
       taskId: task.id,
       status,
       ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+      ...(task.progress && !TERMINAL.has(status) && { _meta: { [TASK_PROGRESS_META_KEY]: task.progress } }),
       createdAt: new Date(task.createdAt).toISOString(),
       lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
       ttlMs: this.ttlMs,
@@ -227,4 +266,11 @@ export class TaskStore {
       if ((TERMINAL.has(task.status) || task.remote) && task.lastUpdatedAt < cutoff) this.drop(task);
     }
   }
+}
+
+function lostMessage(holder: Exclude<Holder, { where: 'here' }>): string {
+  const which = holder.replica === undefined ? 'mcphost' : `replica ${holder.replica}`;
+  const what =
+    holder.where === 'restarted' ? `${which} restarted since it started this task` : `${which}, which ran this task, cannot be reached`;
+  return `${what}; what it was doing is lost: call the tool again`;
 }

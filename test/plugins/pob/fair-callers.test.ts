@@ -34,11 +34,14 @@ describe('PoB fairness between callers over HTTP', () => {
     { timeout: 180_000 },
     async () => {
       // The flood's builds are in the store already (as another replica would have put them): each
-      // call loads one, 150 ms of luajit work.
+      // call loads one, 400 ms of luajit work. The count below is of flood answers the client saw
+      // while its own call was out, so it includes those that ended while that call was still on its
+      // way in; one calculation must outlast that trip on a loaded machine (150 ms did not, at a load
+      // of 12 on two cores: 3 counted where the queue had let one turn pass).
       const store = path.join(tmp.dir, 'store');
       mkdirSync(store);
       const ids = Array.from({ length: FLOOD }, (_, i) => {
-        const xml = normalizeXml(fakeBuild({ level: 10 + i, fake: 'sleep:150' }));
+        const xml = normalizeXml(fakeBuild({ level: 10 + i, fake: 'sleep:400' }));
         const id = buildIdOf(xml);
         writeFileSync(path.join(store, `${id}.xml`), xml);
         return id;

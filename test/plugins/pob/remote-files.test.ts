@@ -76,7 +76,8 @@ describe('a remote client naming files in pob build arguments', () => {
     const byPath = await host.analyze(path.join(builds, 'mine.xml'));
     expect(byPath.isError).toBeFalsy();
     expect(byPath.structuredContent).toMatchObject({ source: 'file', file: path.join(builds, 'mine.xml') });
-    expect((await host.analyze('mine.xml')).structuredContent).toMatchObject({ source: 'file' });
+    // `file` names it as the client did: a relative name does not come back as the server's absolute path.
+    expect((await host.analyze('mine.xml')).structuredContent).toMatchObject({ source: 'file', file: 'mine.xml' });
     const encoded = (await host.client.callTool({ name: 'pob_encode', arguments: { xml: 'mine.xml' } })) as Result;
     const code = textOf(encoded).trim();
     expect((await host.analyze(code)).structuredContent).toMatchObject({ source: 'code' });

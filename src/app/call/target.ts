@@ -1,11 +1,11 @@
 // Which plugin a `call` means. `mcphost call imhex read_bytes` names it; `mcphost call
 // imhex_read_bytes` (the name `mcphost tools` prints) carries it as a prefix. Plugin names may
 // themselves hold `_`, so the longest known name that prefixes the tool wins.
-import type { ResolvedConfig } from '../config/resolve.js';
-import { builtinNames } from '../loader/builtins.js';
-import type { InstalledPackage } from '../loader/installed.js';
-import { UnknownNameError } from '../registry/errors.js';
-import { closest } from '../kit/closest.js';
+import type { ResolvedConfig } from '../../config/resolve.js';
+import { builtinNames } from '../../loader/builtins.js';
+import type { InstalledPackage } from '../../loader/installed.js';
+import { UnknownNameError } from '../../registry/errors.js';
+import { closest } from '../../kit/closest.js';
 
 export interface ToolTarget {
   plugin: string;

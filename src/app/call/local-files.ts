@@ -4,8 +4,8 @@
 // convention of curl and mcporter; a plain path the server cannot read gets a hint saying so.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { readRegularFileSync } from '../kit/regular-file.js';
-import { UsageError } from './tool-args.js';
+import { readRegularFileSync } from '../../kit/regular-file.js';
+import { UsageError } from '../usage-error.js';
 
 /** The most a file argument may hold: a 2025-era server takes 4 MiB request bodies by default (http.maxBodyBytes). */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
