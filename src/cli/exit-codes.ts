@@ -29,6 +29,9 @@ export const INTERRUPTED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit] | (typeof INTERRUPTED)[keyof typeof INTERRUPTED];
 
+// The contract's tool error table (src/backend/error-codes.ts) names only exits of this table.
+const _toolErrorExitsInTable: ReturnType<typeof toolErrorExit> extends ExitCode ? true : never = true;
+
 /** A failure a command detects itself (a missing flag, a port in use), with its code from the table. */
 export class CommandFailure extends Error {
   readonly exit: ExitCode;
