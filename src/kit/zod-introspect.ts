@@ -142,6 +142,33 @@ export function isPathSchema(schema: unknown): boolean {
   return Boolean(metaOf(schema, 'mcphost/path'));
 }
 
+/** What resolving a setting needs of its schema: what it runs; for a text, whether it is a path; for an object, the schema it wraps. */
+export interface KeyMarks {
+  schema: unknown;
+  runs?: RunsKind;
+  path: boolean;
+  inner?: unknown;
+}
+
+/**
+ * The marks of each key of `value` inside `schema` (an object's or a record's), read in one call
+ * (what is read depends on the value, as a caller asking key by key would); a key the schema does not know is left out.
+ */
+export function keyMarks(schema: unknown, value: Record<string, unknown>): Map<string, KeyMarks> {
+  const out = new Map<string, KeyMarks>();
+  for (const [key, v] of Object.entries(value)) {
+    const child = schemaAt(schema, [key]);
+    if (child === undefined) continue;
+    out.set(key, {
+      schema: child,
+      runs: runsKind(child),
+      path: typeof v === 'string' && v !== '' && isPathSchema(child),
+      inner: typeof v === 'object' && v !== null ? unwrap(child) : undefined,
+    });
+  }
+  return out;
+}
+
 /** What a setting starts, when its schema is marked so (`programPath()`, `codePath()`, `runs()`). */
 export type RunsKind = 'program' | 'code' | 'command';
 
