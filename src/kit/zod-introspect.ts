@@ -11,7 +11,7 @@ function defOf(schema: unknown): Def | undefined {
 const wrappers = new Set(['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** Strips optional/default/nullable/pipe wrappers to the schema that decides the value's type. */
-export function unwrap(schema: unknown): unknown {
+function unwrap(schema: unknown): unknown {
   let cur = schema;
   for (let i = 0; i < 20; i++) {
     const def = defOf(cur);
@@ -138,7 +138,7 @@ function metaOf(schema: unknown, key: string): unknown {
 }
 
 /** True when the schema (or the schema it wraps) carries `.meta({ 'mcphost/path': true })`. */
-export function isPathSchema(schema: unknown): boolean {
+function isPathSchema(schema: unknown): boolean {
   return Boolean(metaOf(schema, 'mcphost/path'));
 }
 
