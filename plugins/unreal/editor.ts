@@ -100,13 +100,14 @@ async function post<T>(base: string, path: string, method: string, params: Recor
   const text = await res.text();
   if (!res.ok)
     throw new ToolError(answered(base, `POST ${path} with HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`), {
-      code: `HTTP_${res.status}`,
+      code: 'HTTP_ERROR',
+      data: { status: res.status },
     });
   let body: { result?: T; error?: { code: number; message: string; data?: unknown } };
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ToolError(`Unreal Editor: POST ${path} did not answer JSON`, { code: 'EDITOR_BAD_RESPONSE' });
+    throw new ToolError(`Unreal Editor: POST ${path} did not answer JSON`, { code: 'BAD_RESPONSE' });
   }
   if (body.error)
     throw new ToolError(answered(base, `error ${body.error.code}: ${body.error.message}`), {

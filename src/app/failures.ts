@@ -1,12 +1,13 @@
 // Failures of a use case that are not exceptions of the core: a tool (or resource read) that ran and
 // failed. The CLI maps each to its exit code in one place (src/cli/exit-codes.ts).
+import type { ToolErrorCode } from '../backend/error-codes.js';
 import type { ToolResult } from '../backend/types.js';
 import type { CallOutcome, ErrorKind } from '../registry/result.js';
 
 /** A tool call whose outcome is an error result, or a resource read that threw. */
 export class CallFailure extends Error {
   readonly kind: ErrorKind;
-  readonly code: string | number;
+  readonly code: ToolErrorCode;
   readonly data?: unknown;
   /** The MCP error result, when the tool ran. */
   readonly result?: ToolResult;

@@ -155,7 +155,7 @@ async function callInProcessAsTask(
 }
 
 /** What a Ctrl-C may wait for the server to confirm a task's cancel: half the shutdown deadline, the rest is the stop's. */
-export const cancelWait = (shutdownMs: number) => Math.max(100, Math.floor(shutdownMs / 2));
+const cancelWait = (shutdownMs: number) => Math.max(100, Math.floor(shutdownMs / 2));
 
 /** An outcome's failure as an error, for callers that report failures by throwing. */
 export function failureOf(outcome: CallOutcome): CallFailure | undefined {

@@ -10,6 +10,7 @@
 // SDK's public API); `tasks/get` and `tasks/cancel` go through the client's public `request()`.
 import { CLIENT_CAPABILITIES_META_KEY, SERVER_INFO_META_KEY, type Client, type Tool } from '@modelcontextprotocol/client';
 import * as z from 'zod';
+import { toolErrorCode } from '../backend/error-codes.js';
 import type { ProgressUpdate, ToolResult } from '../backend/types.js';
 import { TASK_RESULT_META_KEY } from '../kit/mcp/task-results.js';
 import { errorOutcome, resultError, type CallOutcome } from '../registry/result.js';
@@ -113,7 +114,7 @@ export async function callAsTask(
   }
   if (state.status === 'completed') return outcomeOf((state.result ?? { content: [] }) as ToolResult);
   if (state.status === 'failed')
-    return errorOutcome('tool_error', state.error?.code ?? 'TASK_FAILED', state.error?.message ?? `task ${taskId} failed`);
+    return errorOutcome('tool_error', toolErrorCode(state.error?.code, 'TASK_FAILED'), state.error?.message ?? `task ${taskId} failed`);
   return errorOutcome('cancelled', 'CANCELLED', `tool ${name} was cancelled: its task ${taskId} was cancelled on the server`);
 }
 
@@ -130,7 +131,8 @@ async function cancel(client: Client, name: string, taskId: string, reason: unkn
       if (state.status === 'cancelled') return cancelled(name, reason, `task ${taskId} cancelled on the server`);
       // It ended before the cancel reached it: what it ended with is the answer.
       if (state.status === 'completed') return outcomeOf((state.result ?? { content: [] }) as ToolResult);
-      if (state.status === 'failed') return errorOutcome('tool_error', state.error?.code ?? 'TASK_FAILED', state.error?.message ?? '');
+      if (state.status === 'failed')
+        return errorOutcome('tool_error', toolErrorCode(state.error?.code, 'TASK_FAILED'), state.error?.message ?? '');
       if (Date.now() >= until) break;
       await pause(MIN_POLL_MS);
     }

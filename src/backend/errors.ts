@@ -1,7 +1,9 @@
 // Errors a handler throws on purpose. The registry turns each into an MCP tool error result
-// (`isError: true`) carrying `code`, so a client or `mcphost call` can tell them apart.
+// (`isError: true`) carrying `code` (one of error-codes.ts's table), so a client or `mcphost call`
+// can tell them apart.
+import type { ToolErrorCode } from './error-codes.js';
 
-export type ToolErrorCode = string | number;
+export type { ToolErrorCode } from './error-codes.js';
 
 export class ToolError extends Error {
   readonly code: ToolErrorCode;

@@ -52,5 +52,7 @@ export type {
 export { codePath, configPath, defineBackend, defineCommand, definePrompt, defineTool, programPath, runs } from './define.js';
 export { approvalProblem, requireApproved } from './approval.js';
 export { MissingCapabilityError, NotFoundError, RequestError, ToolError, UnavailableError, isRequestError, isToolError } from './errors.js';
+export { TOOL_ERROR_CODES, isToolErrorCode, toolErrorCode, toolErrorExit } from './error-codes.js';
+export type { JsonRpcErrorCode, ToolErrorCode, ToolErrorName } from './error-codes.js';
 export { inputRequired, isInputRequired, structured, text } from './result.js';
 export { VIEW_MIME_TYPE } from './ui-extension.js';

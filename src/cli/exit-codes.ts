@@ -1,6 +1,7 @@
 // One table of exit codes for every command (docs/reference.md's "Exit codes"), and the one function that
 // maps a failure to its code. Commands never pick a number themselves: they throw, and the base
 // command (host-command.ts) prints the message (or `{"error": …}` with --json) and exits with this.
+import { toolErrorExit } from '../backend/error-codes.js';
 import { isToolError } from '../backend/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { BackendDownError, CallFailure, SignInFailure } from '../app/failures.js';
@@ -8,7 +9,6 @@ import { UsageError } from '../app/usage-error.js';
 import { ContractError } from '../loader/contract.js';
 import { PluginLoadError } from '../loader/errors.js';
 import { InvalidParamsError, RegistryError, UnknownNameError } from '../registry/errors.js';
-import type { ErrorKind } from '../registry/result.js';
 
 export const Exit = {
   OK: 0,
@@ -29,13 +29,8 @@ export const INTERRUPTED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 export type ExitCode = (typeof Exit)[keyof typeof Exit] | (typeof INTERRUPTED)[keyof typeof INTERRUPTED];
 
-/**
- * How a handler says "this argument is wrong" when its schema could not (a range that depends on the
- * file, a name that must exist): `ToolError` with code `INVALID_ARGUMENT` (godot, exile), or
- * JSON-RPC's invalid-params `-32602` (imhex speaks ImHex's JSON-RPC). Either is a usage error, as
- * if the schema had refused it.
- */
-const INVALID_ARGUMENT_CODES: ReadonlySet<string | number> = new Set(['INVALID_ARGUMENT', 'INVALID_ARGUMENTS', 'INVALID_PARAMS', -32602]);
+// The contract's tool error table (src/backend/error-codes.ts) names only exits of this table.
+const _toolErrorExitsInTable: ReturnType<typeof toolErrorExit> extends ExitCode ? true : never = true;
 
 /** A failure a command detects itself (a missing flag, a port in use), with its code from the table. */
 export class CommandFailure extends Error {
@@ -55,13 +50,9 @@ export function exitCodeFor(error: unknown): ExitCode | undefined {
   if (error instanceof PluginLoadError || error instanceof ContractError || error instanceof RegistryError) return Exit.PLUGIN;
   if (error instanceof UnknownNameError) return error.kind === 'plugin' ? Exit.PLUGIN : Exit.USAGE;
   if (error instanceof BackendDownError || error instanceof SignInFailure) return Exit.UNAVAILABLE;
-  if (error instanceof CallFailure) return callExit(error.kind, error.code);
-  if (isToolError(error)) return callExit(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code);
+  // A tool error's exit is its code's, from the contract's one table (src/backend/error-codes.ts):
+  // a handler that finds an argument wrong (INVALID_ARGUMENT, or JSON-RPC's -32602) exits as if
+  // the schema had refused it.
+  if (error instanceof CallFailure || isToolError(error)) return toolErrorExit(error.code);
   return undefined;
-}
-
-function callExit(kind: ErrorKind, code: string | number): ExitCode {
-  if (kind === 'invalid_arguments' || INVALID_ARGUMENT_CODES.has(code)) return Exit.USAGE;
-  if (kind === 'unavailable') return Exit.UNAVAILABLE;
-  return Exit.TOOL_ERROR;
 }

@@ -4,10 +4,11 @@
 // (128 + the signal's number, as a shell reports it). Exiting runs the 'exit' hooks that kill every
 // child process group, so a mounted server or a luajit never outlives the command; left to the
 // default action, SIGTERM and SIGHUP used to end the process without them.
-import { constants } from 'node:os';
 import { killIfStillAlive } from '../lib/last-resort.js';
+import { INTERRUPTED } from './exit-codes.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type Signal = keyof typeof INTERRUPTED;
+const SIGNALS = Object.keys(INTERRUPTED) as Signal[];
 
 /** `timeouts.shutdownMs`'s default, until the config is read. */
 export const DEFAULT_SHUTDOWN_MS = 2_000;
@@ -23,9 +24,9 @@ export interface Interrupt {
 
 export function onInterrupt(abort: AbortController, deadlineMs: number, exit = (code: number) => process.exit(code)): Interrupt {
   let deadline = deadlineMs;
-  let received: NodeJS.Signals | undefined;
-  const listener = (signal: NodeJS.Signals) => {
-    const code = 128 + (constants.signals[signal] ?? 0);
+  let received: Signal | undefined;
+  const listener = (signal: Signal) => {
+    const code = INTERRUPTED[signal];
     if (received) return exit(code);
     received = signal;
     abort.abort(signal === 'SIGINT' ? 'interrupted' : `interrupted by ${signal}`);
@@ -38,6 +39,6 @@ export function onInterrupt(abort: AbortController, deadlineMs: number, exit = (
   return {
     setDeadline: (ms) => void (deadline = ms),
     dispose: () => SIGNALS.forEach((signal) => process.off(signal, listener)),
-    exitCode: () => (received ? 128 + (constants.signals[received] ?? 0) : undefined),
+    exitCode: () => (received ? INTERRUPTED[received] : undefined),
   };
 }

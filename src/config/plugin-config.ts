@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { withheldText } from '../backend/approval.js';
 import type { WithheldSetting } from '../backend/types.js';
 import { issueLines, type IssueLine } from '../kit/zod-issues.js';
-import { coerceString, isPathSchema, objectShape, runsKind, schemaAt, unknownKeys, unwrap } from '../kit/zod-introspect.js';
+import { coerceString, keyMarks, objectShape, runsKind, schemaAt, unknownKeys } from '../kit/zod-introspect.js';
 import { deepClone, fillDefaultSources, isPlainObject, recordLeaves, setPath, type Sources } from './layers.js';
 import type { Override, ResolvedConfig } from './resolve.js';
 import { HOST_PLUGIN_KEYS } from './schema.js';
@@ -145,17 +145,18 @@ function resolvePaths(
   paths: string[],
 ): void {
   if (!isPlainObject(value)) return;
+  const marks = keyMarks(schema, value);
   for (const [key, child] of Object.entries(value)) {
-    const childSchema = schemaAt(schema, [key]);
-    if (childSchema === undefined) continue;
+    const mark = marks.get(key);
+    if (!mark) continue;
     // A program named by a path (`./tools/godot`, not `godot` looked up on PATH) resolves as a path does.
-    const programByPath = runsKind(childSchema) === 'program' && /[/\\]/.test(String(child));
-    if (typeof child === 'string' && child !== '' && (isPathSchema(childSchema) || programByPath)) {
+    const programByPath = mark.runs === 'program' && /[/\\]/.test(String(child));
+    if (typeof child === 'string' && child !== '' && (mark.path || programByPath)) {
       value[key] = resolveFrom(sources, [...prefix, ...at, key].join('.'), child, resolved.baseDir, resolved.cwd);
       // A program is not a place remote clients' file arguments may name.
       if (!programByPath) paths.push(value[key] as string);
-    } else if (isPlainObject(child) && unwrap(childSchema)) {
-      resolvePaths(childSchema, child, [...at, key], prefix, resolved, sources, paths);
+    } else if (typeof child === 'object' && isPlainObject(child) && mark.inner) {
+      resolvePaths(mark.schema, child, [...at, key], prefix, resolved, sources, paths);
     }
   }
 }

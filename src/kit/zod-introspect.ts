@@ -11,7 +11,7 @@ function defOf(schema: unknown): Def | undefined {
 const wrappers = new Set(['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** Strips optional/default/nullable/pipe wrappers to the schema that decides the value's type. */
-export function unwrap(schema: unknown): unknown {
+function unwrap(schema: unknown): unknown {
   let cur = schema;
   for (let i = 0; i < 20; i++) {
     const def = defOf(cur);
@@ -138,8 +138,35 @@ function metaOf(schema: unknown, key: string): unknown {
 }
 
 /** True when the schema (or the schema it wraps) carries `.meta({ 'mcphost/path': true })`. */
-export function isPathSchema(schema: unknown): boolean {
+function isPathSchema(schema: unknown): boolean {
   return Boolean(metaOf(schema, 'mcphost/path'));
+}
+
+/** What resolving a setting needs of its schema: what it runs; for a text, whether it is a path; for an object, the schema it wraps. */
+export interface KeyMarks {
+  schema: unknown;
+  runs?: RunsKind;
+  path: boolean;
+  inner?: unknown;
+}
+
+/**
+ * The marks of each key of `value` inside `schema` (an object's or a record's), read in one call
+ * (what is read depends on the value, as a caller asking key by key would); a key the schema does not know is left out.
+ */
+export function keyMarks(schema: unknown, value: Record<string, unknown>): Map<string, KeyMarks> {
+  const out = new Map<string, KeyMarks>();
+  for (const [key, v] of Object.entries(value)) {
+    const child = schemaAt(schema, [key]);
+    if (child === undefined) continue;
+    out.set(key, {
+      schema: child,
+      runs: runsKind(child),
+      path: typeof v === 'string' && v !== '' && isPathSchema(child),
+      inner: typeof v === 'object' && v !== null ? unwrap(child) : undefined,
+    });
+  }
+  return out;
 }
 
 /** What a setting starts, when its schema is marked so (`programPath()`, `codePath()`, `runs()`). */

@@ -241,5 +241,5 @@ function readFailure(error: unknown): CallOutcome {
   if (error instanceof CancelledError) return errorOutcome('cancelled', 'CANCELLED', message);
   if (error instanceof ShutdownError || (isToolError(error) && error.code === 'UNAVAILABLE'))
     return errorOutcome('unavailable', 'UNAVAILABLE', message);
-  return errorOutcome('refused', isRequestError(error) ? error.code : 'ERROR', message);
+  return errorOutcome('refused', isRequestError(error) ? error.code : 'READ_FAILED', message);
 }

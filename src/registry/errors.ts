@@ -38,7 +38,13 @@ export class TimeoutError extends Error {
 
 export class CancelledError extends Error {
   constructor(reason?: unknown) {
-    super(`cancelled${reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''}`);
+    // An abort whose reason is already a CancelledError (tasks/cancel) is wrapped again on its way
+    // to the tool; it keeps one "cancelled: " rather than one per layer.
+    super(
+      reason instanceof CancelledError
+        ? reason.message
+        : `cancelled${reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : ''}`,
+    );
     this.name = 'CancelledError';
   }
 }

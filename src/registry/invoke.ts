@@ -2,6 +2,7 @@
 // against the tool's output schema, and every failure mapped to an error result (never a throw).
 import type * as z from 'zod';
 import type { Logger, ToolResult } from '../backend/types.js';
+import { toolErrorCode } from '../backend/error-codes.js';
 import { isRequestError, isToolError } from '../backend/errors.js';
 import { issueLines } from '../kit/zod-issues.js';
 import { boundedCall } from './bounded-call.js';
@@ -109,7 +110,9 @@ function failure(tool: PublishedTool, error: unknown, logger: Logger): CallOutco
     };
   }
   if (isToolError(error)) {
-    return errorOutcome(error.code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', error.code, error.message, error.data);
+    // A code outside the contract's table (a plugin in plain JavaScript can throw any) is a TOOL_ERROR.
+    const code = toolErrorCode(error.code);
+    return errorOutcome(code === 'UNAVAILABLE' ? 'unavailable' : 'tool_error', code, error.message, error.data);
   }
   const message = error instanceof Error ? error.message : String(error);
   logger.debug(`tool ${tool.publicName} threw`, error);

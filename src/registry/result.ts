@@ -3,6 +3,7 @@ import { redact } from '../lib/secrets.js';
 import type { InputRequiredResult, ReadResult, ResourceContents, ToolResult } from '../backend/types.js';
 import { capText, MAX_ERROR_CHARS, measure } from './limits.js';
 import type { RemoteTaskHandle } from '../backend/remote-task.js';
+import { toolErrorCode, type ToolErrorCode } from '../backend/error-codes.js';
 
 export type ErrorKind =
   | 'invalid_arguments'
@@ -20,7 +21,7 @@ export type ErrorKind =
 /** A tool call's outcome: the MCP result plus, for failures, what kind of failure it was. */
 export interface CallOutcome {
   result: ToolResult;
-  error?: { kind: ErrorKind; code: string | number; message: string };
+  error?: { kind: ErrorKind; code: ToolErrorCode; message: string };
   /** The handler asked the client first (`result` then only says so, for callers that cannot ask). */
   inputRequired?: InputRequiredResult;
   /** The request itself was refused (a RequestError): the server answers a JSON-RPC error, not `result`. */
@@ -64,12 +65,13 @@ export function resultError(result: ToolResult): NonNullable<CallOutcome['error'
   // JSON-RPC error): "Input validation error: Invalid arguments for tool …" in 2.x (validateToolInput),
   // "MCP error -32602: …" in 1.x. A bad argument (exit 1), not a tool failure.
   const refused = /^(MCP error -32602\b|Input validation error: Invalid arguments for tool )/.test(message);
-  const code = typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : refused ? -32602 : 'TOOL_ERROR';
+  // A code from the server (another mcphost's, say) that the table does not hold is a TOOL_ERROR here.
+  const code = error?.code !== undefined ? toolErrorCode(error.code) : refused ? -32602 : 'TOOL_ERROR';
   const kind = code === 'UNAVAILABLE' ? 'unavailable' : refused ? 'invalid_arguments' : 'tool_error';
   return { kind, code, message };
 }
 
-export function errorOutcome(kind: ErrorKind, code: string | number, fullMessage: string, data?: unknown): CallOutcome {
+export function errorOutcome(kind: ErrorKind, code: ToolErrorCode, fullMessage: string, data?: unknown): CallOutcome {
   // A handler's error may quote its input: the answer stays small whatever it held. One that quotes
   // a setting (a URL with a token in it) never shows a secret the config referenced.
   const message = capText(redact(fullMessage));

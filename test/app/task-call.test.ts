@@ -64,7 +64,7 @@ describe('call --as-task, in-process', () => {
       kind: 'cancelled',
       message: `tool lab_long was cancelled: interrupted (task ${taskId} cancelled on the server)`,
     });
-    expect(journalLines()).toContainEqual(expect.stringMatching(/^stopped: .*the task was cancelled$/));
+    expect(journalLines()).toContainEqual(expect.stringMatching(/^stopped: cancelled: the task was cancelled$/));
   });
 
   it('stops a task that asks for input, which a shell cannot give, and says so', async () => {

@@ -94,7 +94,7 @@ describe('call --url --as-task', () => {
       expect(exit, run.output()).toBe(130);
       expect(visible(run.output())).toContain(`tool lab_long was cancelled: interrupted (task ${taskId} cancelled on the server)`);
       // The tool's abort came from the task's cancel (not from a dropped connection or a shutdown).
-      expect(journalLines()).toContainEqual(expect.stringMatching(/^stopped: .*the task was cancelled$/));
+      expect(journalLines()).toContainEqual(expect.stringMatching(/^stopped: cancelled: the task was cancelled$/));
       // The same caller (this machine's address) reads the task: it ended cancelled.
       const client = await serving.connect('modern', undefined, { capabilities: FOLLOWS_TASKS });
       expect((await new TaskFollower(client).get(taskId)).status).toBe('cancelled');

@@ -34,3 +34,9 @@ export function docSection(heading: string): string {
   }
   throw new Error(`no section "${'#'.repeat(level)} ${title}" in ${DOC_FILES.join(', ')}`);
 }
+
+/** docs/reference.md's "Tool error codes" rows: code → its exit code and meaning, as written. */
+export function documentedCodes(): Map<string, { exit: string; means: string }> {
+  const rows = [...docSection('#### Tool error codes').matchAll(/^\| `([A-Z_0-9]+)` \| (\d) \| (.*) \|$/gm)];
+  return new Map(rows.map(([, code, exit, means]) => [code!, { exit: exit!, means: means! }]));
+}

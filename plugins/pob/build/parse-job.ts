@@ -1,7 +1,7 @@
 // Parsing a build: small ones (every real build) in the calling thread, large ones in a worker
 // thread (the kit's runWorker) that the call's signal (timeout, cancellation, shutdown) ends, with a
 // heap limit.
-import { ToolError } from '../../../src/backend/index.js';
+import { ToolError, toolErrorCode } from '../../../src/backend/index.js';
 import { runWorker, workerScript } from '../../../src/kit/index.js';
 import { analyzeBuild, type BuildAnalysis } from './analyze.js';
 import { bounded } from './bounded.js';
@@ -17,7 +17,7 @@ function inWorker(script: URL, xml: string, field: string, analyze: boolean, sig
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     signal,
     receive(m, finish) {
-      if (!m.ok) throw new ToolError(m.error.message, { code: m.error.code, data: m.error.data });
+      if (!m.ok) throw new ToolError(m.error.message, { code: toolErrorCode(m.error.code), data: m.error.data });
       finish(m.analysis);
     },
     outOfMemory: () =>

@@ -36,7 +36,7 @@ export function resolveBuild(pool: PobPool, ctx: LuaContext, given: string | und
     if (given === undefined) return undefined;
     throw new ToolError(
       `build_id: over a PoB GUI (plugins.pob.tcp) ${tool} works on the build open in PoB, shared by everyone connected to it; leave build_id out, or unset plugins.pob.tcp (POB_API_TCP) to run PoB workers that take build_ids`,
-      { code: 'BAD_PARAMS' },
+      { code: 'INVALID_ARGUMENT' },
     );
   }
   if (given !== undefined) return given;

@@ -139,7 +139,7 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
     if (p.masteryEffects && Object.keys(objectOf(p.masteryEffects)).length > 0)
       throw new ToolError(
         "masteryEffects: over the pob-api fork, pob_lua_set_tree cannot set mastery effects (the fork hands PoB the JSON's string keys, and PoB then drops those mastery nodes); leave masteryEffects out to keep the current choices, or run mcphost's own Lua server (plugins.pob.server: mcphost)",
-        { code: 'BAD_PARAMS' },
+        { code: 'INVALID_ARGUMENT' },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;
     const nodes = idList(p.nodes);
@@ -163,7 +163,7 @@ const actions: Record<string, (send: ForkSend, p: Params) => Promise<unknown>> =
     if (p.masteryEffects && Object.keys(objectOf(p.masteryEffects)).length > 0)
       throw new ToolError(
         "masteryEffects: over the pob-api fork, pob_lua_update_tree_delta keeps the current mastery choices and takes no new ones (nor can pob_lua_set_tree set them); run mcphost's own Lua server (plugins.pob.server: mcphost) to choose masteries",
-        { code: 'BAD_PARAMS' },
+        { code: 'INVALID_ARGUMENT' },
       );
     const fields = (p.fields as string[] | undefined) ?? HEADLINE;
     const add = idList(p.addNodes);

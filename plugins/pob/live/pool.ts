@@ -54,7 +54,7 @@ export interface PoolStatus {
 }
 
 /** Errors that PoB gives before it changes anything (mcphost's server checks every input first). */
-const UNCHANGED = new Set(['BAD_PARAMS', 'BAD_CONFIG', 'UNKNOWN_NODES']);
+const UNCHANGED = new Set(['INVALID_ARGUMENT', 'BAD_CONFIG', 'UNKNOWN_NODES']);
 const MiB = 1024 * 1024;
 
 export class PobPool {

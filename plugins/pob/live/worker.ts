@@ -5,7 +5,7 @@
 // pob-api.ts maps onto the same tool results. The pool gives a worker one call at a time and
 // keeps track of the build it holds; failures become ToolErrors that name the tool.
 import type { Logger, ProgressUpdate, WithheldSetting } from '../../../src/backend/index.js';
-import { ToolError } from '../../../src/backend/index.js';
+import { ToolError, toolErrorCode, type ToolErrorCode } from '../../../src/backend/index.js';
 import { ProcessError, type JsonLinesProcess, type JsonLinesTcpClient, type JsonMessage } from '../../../src/kit/json-lines/index.js';
 import type { Budgets } from './budgets.js';
 import { processFailure, startFailure, tcpFailure } from './bridge-errors.js';
@@ -169,7 +169,7 @@ export class PobWorker {
     const answer = (await this.send({ action, params }, tool)) as OwnAnswer;
     this.lastLuaMs = typeof answer.ms === 'number' ? answer.ms : undefined;
     if (answer.ok) return answer.result as T;
-    const code = answer.error?.code ?? 'POB_ERROR';
+    const code = luaErrorCode(answer.error?.code);
     let text = answer.error?.message ?? `PoB refused ${tool}`;
     if (code === 'NO_BUILD') text += ': load one first with pob_lua_load_build';
     throw new ToolError(text, { code, data: answer.error?.data });
@@ -262,4 +262,13 @@ export class PobWorker {
     await this.process?.close();
     this.tcp?.close();
   }
+}
+
+/**
+ * A code mcphost's Lua server answered (server.lua), as a tool error code: its `BAD_PARAMS` is
+ * INVALID_ARGUMENT (a bad argument, exit 1); one the table does not hold is a LUA_ERROR.
+ */
+function luaErrorCode(code: unknown): ToolErrorCode {
+  if (code === undefined) return 'POB_ERROR';
+  return code === 'BAD_PARAMS' ? 'INVALID_ARGUMENT' : toolErrorCode(code, 'LUA_ERROR');
 }

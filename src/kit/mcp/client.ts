@@ -306,7 +306,11 @@ export class UpstreamClient {
           throw this.unavailable(reason, error);
         }
         if (error instanceof SdkHttpError && !notProcessed(error)) {
-          throw new ToolError(`${this.label} answered ${httpAnswer(error)}`, { code: `HTTP_${error.status}`, cause: error });
+          throw new ToolError(`${this.label} answered ${httpAnswer(error)}`, {
+            code: 'HTTP_ERROR',
+            data: { status: error.status },
+            cause: error,
+          });
         }
         if (live.transport instanceof ChildProcessTransport) {
           // The child died (or stopped reading): `lost` has the reason, or will on exit.

@@ -142,8 +142,8 @@ describe('pob_lua_* tools against a PoB GUI serving the fork’s TCP API', () =>
     expect(set).toMatchObject({ allocated: [2, 3, 4, 5], unknownNodes: [], changes: { Life: { after: life(40, 5) } } });
     expect(set.tree.masteryEffects).toEqual({ '500': 9500 });
     const mastery = await s.fails('pob_lua_set_tree', { classId: 3, ascendClassId: 1, nodes: [1, 500], masteryEffects: { '500': 9600 } });
-    expect(mastery).toMatchObject({ code: 'BAD_PARAMS', message: expect.stringMatching(/cannot set mastery effects/) });
-    expect((await s.fails('pob_lua_update_tree_delta', { masteryEffects: { '501': 9501 } })).code).toBe('BAD_PARAMS');
+    expect(mastery).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/cannot set mastery effects/) });
+    expect((await s.fails('pob_lua_update_tree_delta', { masteryEffects: { '501': 9501 } })).code).toBe('INVALID_ARGUMENT');
   });
 
   it('computes a what-if by editing and undoing, never sending the fork’s calc_with', async () => {

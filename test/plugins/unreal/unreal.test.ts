@@ -125,7 +125,7 @@ describe('unreal (seed fake editor)', () => {
     expect(textOf(failed)).toBe(
       `Unreal Editor at ${e.url} answered HTTP 500 Internal Server Error: LogPython: Error: editor script raised an exception`,
     );
-    expect(failed._meta?.['mcphost/error']).toMatchObject({ code: 'HTTP_500' });
+    expect(failed._meta?.['mcphost/error']).toMatchObject({ code: 'HTTP_ERROR', data: { status: 500 } });
   });
 
   it('re-initialises after the editor restarts, without restarting mcphost', async () => {

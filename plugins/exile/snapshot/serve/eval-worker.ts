@@ -2,6 +2,7 @@
 // call at a time. A call's cancel flag is shared memory the main thread sets on cancel or timeout,
 // read by the call's budget while it iterates, so an evaluation stops without the main thread
 // ever waiting on it.
+import { toolErrorCode } from '../../../../src/backend/index.js';
 import { workerSide } from '../../../../src/kit/index.js';
 import type { ExileProvider, ProviderCallContext } from '../../provider.js';
 import type { HudCall } from '../../remote.js';
@@ -14,7 +15,7 @@ const { file, timeBudgetMs } = port.data;
 
 function errorReply(id: number, error: unknown): PoolReply {
   const e = error as { message?: string; code?: unknown; data?: unknown; name?: string };
-  return { id, error: { message: e?.message ?? String(error), code: e?.code as string | undefined, data: e?.data, name: e?.name } };
+  return { id, error: { message: e?.message ?? String(error), code: toolErrorCode(e?.code), data: e?.data, name: e?.name } };
 }
 
 let provider: ExileProvider;

@@ -1,4 +1,5 @@
 // Messages between the snapshot pool (pool.ts) and its evaluation threads (eval-worker.ts).
+import type { ToolErrorCode } from '../../../../src/backend/index.js';
 import type { HudCall } from '../../remote.js';
 
 /** What each thread is started with. */
@@ -15,4 +16,4 @@ export type PoolRequest = HudCall & {
 
 /** id 0 answers the load: `ok: 'ready'`, or the error that kept the snapshot from loading. */
 export type PoolReply =
-  { id: number; ok: unknown } | { id: number; error: { message: string; code?: string | number; data?: unknown; name?: string } };
+  { id: number; ok: unknown } | { id: number; error: { message: string; code: ToolErrorCode; data?: unknown; name?: string } };

@@ -5,7 +5,7 @@
 // through a shared flag its budget polls; a thread that does not stop within a grace period (or
 // runs out of memory) is terminated and replaced.
 import { statSync } from 'node:fs';
-import { ToolError, UnavailableError } from '../../../../src/backend/index.js';
+import { ToolError, UnavailableError, toolErrorCode } from '../../../../src/backend/index.js';
 import { startWorker, workerScript, type TypedWorker } from '../../../../src/kit/index.js';
 import type { ExileProvider, ProviderCallContext } from '../../provider.js';
 import type { HudCall } from '../../remote.js';
@@ -100,7 +100,7 @@ export async function openPool(file: string, options: PoolOptions = {}): Promise
     if (call) {
       if ('error' in reply) {
         const { message, code, data } = reply.error;
-        settle(call, () => call.reject(new ToolError(message, { code: code ?? 'TOOL_ERROR', data })));
+        settle(call, () => call.reject(new ToolError(message, { code: toolErrorCode(code), data })));
       } else settle(call, () => call.resolve(reply.ok));
     }
     idle.push(thread);
