@@ -16,7 +16,7 @@ const ENTRY_POINTS = 'src/(backend/index|kit/index|kit/json-lines/index|kit/upst
 const noPlugins = { group: ['**/plugins/**'], message: 'src/ never imports a plugin: reach it through the loaded backend.' };
 const noCli = {
   group: ['**/cli/**', '**/commands/**'],
-  message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend, discover, metrics) never imports the CLI.',
+  message: 'The core (registry, loader, config, app, server, upstream, kit, lib, backend, discover, metrics, audit) never imports the CLI.',
 };
 
 // The built-in plugins, as the loader finds them (folders of plugins/; `_template` is not one).
@@ -62,7 +62,7 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins] }] } },
   {
-    files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend,discover,metrics}/**/*.ts'],
+    files: ['src/{registry,loader,config,app,server,upstream,kit,lib,backend,discover,metrics,audit}/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noPlugins, noCli] }] },
   },
   {

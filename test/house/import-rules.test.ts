@@ -33,6 +33,7 @@ describe('import direction', () => {
     expect(await restricted('src/commands/probe.ts', "export { x } from '../../plugins/exile/index.js';\n")).toHaveLength(1);
     expect(await restricted('src/registry/probe.ts', "export { x } from '../cli/render.js';\n")).toHaveLength(1);
     expect(await restricted('src/app/probe.ts', "export { x } from '../commands/call.js';\n")).toHaveLength(1);
+    expect(await restricted('src/audit/probe.ts', "export { x } from '../cli/render.js';\n")).toHaveLength(1);
     expect(await restricted('src/commands/probe.ts', "export { x } from '../cli/render.js';\n")).toEqual([]);
   });
 });
