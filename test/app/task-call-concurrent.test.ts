@@ -4,60 +4,24 @@
 // over Streamable HTTP, the SDK's client with mcphost's task-result carrier, calls of random length.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { callAsTask } from '../../src/app/task-call.js';
-import { defineBackend } from '../../src/backend/index.js';
-import { silentLogger } from '../../src/kit/silent-logger.js';
 import { carryTaskResults } from '../../src/kit/mcp/task-results.js';
-import { Registry } from '../../src/registry/registry.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
-import { inlineBackend } from '../helpers/inline-backend.js';
-
-/** Past 250 ms a call that may run as a task becomes one: each call takes 300 to 900 ms. */
-const randomMs = () => 300 + Math.floor(Math.random() * 600);
+import { serveEchoLater } from '../helpers/task-tools.js';
 
 describe('callAsTask with concurrent calls from one client', () => {
-  let registry: Registry;
-  let serving: HttpServing;
+  let served: Awaited<ReturnType<typeof serveEchoLater>>;
   let client: Client;
 
   beforeAll(async () => {
-    const backend = defineBackend({
-      name: 'w',
-      version: '1.0.0',
-      description: 'answers its label after a random while',
-      tools: [
-        {
-          name: 'echo_later',
-          description: 'answers `label` after a random while',
-          input: z.object({ label: z.string(), instant: z.boolean().optional() }),
-          task: 'optional',
-          handler: async ({ label, instant }) => {
-            if (!instant) await new Promise((resolve) => setTimeout(resolve, randomMs()));
-            return `done:${label}`;
-          },
-        },
-      ],
-    });
-    registry = await Registry.create([inlineBackend('w', backend)], {
-      logger: silentLogger,
-      timeouts: { toolMs: 30_000, startMs: 5_000, shutdownMs: 1_000 },
-    });
-    serving = await serveOnHttp(
-      registry,
-      { name: 'mcphost', version: '0.0.0-test' },
-      { host: '127.0.0.1', port: 0, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 4 << 20, sessionIdleMs: 60_000, maxSessions: 10 },
-      silentLogger,
-    );
+    served = await serveEchoLater();
     client = new Client({ name: 'task-call-concurrent-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    const transport = new StreamableHTTPClientTransport(new URL(serving.url));
+    const transport = new StreamableHTTPClientTransport(new URL(served.serving.url));
     carryTaskResults(transport);
     await client.connect(transport);
   });
   afterAll(async () => {
     await client?.close();
-    await serving?.close();
-    await registry?.close();
+    await served?.close();
   });
 
   it('ends each of several calls started at once with its own result, a quick one among them', async () => {

@@ -4,63 +4,28 @@
 // take a random time so that the tasks end in another order than they began.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { defineBackend } from '../../src/backend/index.js';
-import { silentLogger } from '../../src/kit/silent-logger.js';
-import { Registry } from '../../src/registry/registry.js';
-import { serveOnHttp, type HttpServing } from '../../src/server/http.js';
-import { inlineBackend } from './inline-backend.js';
+import { serveEchoLater } from './task-tools.js';
 import { FOLLOWS_TASKS, TaskFollower, finished } from './tasks.js';
 
-/** Past 250 ms a call that may run as a task becomes one: each call takes 300 to 900 ms. */
-const randomMs = () => 300 + Math.floor(Math.random() * 600);
 const CALLS = 8;
 
 describe('TaskFollower with concurrent calls from one client', () => {
-  let registry: Registry;
-  let serving: HttpServing;
+  let served: Awaited<ReturnType<typeof serveEchoLater>>;
   let client: Client;
   let tasks: TaskFollower;
 
   beforeAll(async () => {
-    const backend = defineBackend({
-      name: 'w',
-      version: '1.0.0',
-      description: 'answers its label after a random while',
-      tools: [
-        {
-          name: 'echo_later',
-          description: 'answers `label` after a random while',
-          input: z.object({ label: z.string(), instant: z.boolean().optional() }),
-          task: 'optional',
-          handler: async ({ label, instant }) => {
-            if (!instant) await new Promise((resolve) => setTimeout(resolve, randomMs()));
-            return `done:${label}`;
-          },
-        },
-      ],
-    });
-    registry = await Registry.create([inlineBackend('w', backend)], {
-      logger: silentLogger,
-      timeouts: { toolMs: 30_000, startMs: 5_000, shutdownMs: 1_000 },
-    });
-    serving = await serveOnHttp(
-      registry,
-      { name: 'mcphost', version: '0.0.0-test' },
-      { host: '127.0.0.1', port: 0, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 4 << 20, sessionIdleMs: 60_000, maxSessions: 10 },
-      silentLogger,
-    );
+    served = await serveEchoLater();
     client = new Client(
       { name: 'tasks-helper-test', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: FOLLOWS_TASKS },
     );
-    await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.serving.url)));
     tasks = new TaskFollower(client);
   });
   afterAll(async () => {
     await client?.close();
-    await serving?.close();
-    await registry?.close();
+    await served?.close();
   });
 
   it('gives each of several calls started at once its own task, whose result is its own', async () => {

@@ -16,25 +16,14 @@ import type { HttpServing } from '../../src/server/http.js';
 import { createStateSeal } from '../../src/server/request-state.js';
 import { FOLLOWS_TASKS, TaskFollower, finished } from '../helpers/tasks.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { waitTool } from '../helpers/task-tools.js';
 import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const backend = defineBackend({
   name: 'work',
   version: '1.0.0',
   description: 'runs long enough to become a task',
-  tools: [
-    {
-      name: 'long',
-      description: 'waits ms milliseconds (or until cancelled)',
-      input: z.object({ ms: z.number().int().max(10_000) }),
-      task: 'optional',
-      handler: ({ ms }, ctx) =>
-        new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve(`waited ${ms} ms`), ms);
-          ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
-        }),
-    },
-  ],
+  tools: [waitTool],
 });
 
 const open: Array<{ serving: HttpServing; registry: Registry; clients: Client[] }> = [];

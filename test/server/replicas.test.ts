@@ -14,6 +14,7 @@ import { tokenHash } from '../../src/server/auth/client-tokens.js';
 import type { HttpServing } from '../../src/server/http.js';
 import { FOLLOWS_TASKS, TaskFollower } from '../helpers/tasks.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
+import { waitTool } from '../helpers/task-tools.js';
 import { serveOnLoopback } from '../helpers/http-serve.js';
 
 const backend = defineBackend({
@@ -21,17 +22,7 @@ const backend = defineBackend({
   version: '1.0.0',
   description: 'runs long enough to become a task, or asks its client',
   tools: [
-    {
-      name: 'long',
-      description: 'waits ms milliseconds (or until cancelled)',
-      input: z.object({ ms: z.number().int().max(10_000) }),
-      task: 'optional',
-      handler: ({ ms }, ctx) =>
-        new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve(`waited ${ms} ms`), ms);
-          ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
-        }),
-    },
+    waitTool,
     {
       name: 'ask',
       description: 'asks its client for a name, mid-call',
