@@ -20,14 +20,14 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 /** The requests whose retry may continue a paused call (answers.ts). */
 const RESUMABLE = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
-/** The live replica holding what `body` is about, when that is not this one; else undefined (served here). */
+/** The live replica holding what `body` is about, when that is not this one; else undefined (served here). Asked only on a replica. */
 export async function heldElsewhere(
   body: unknown,
   identity: Identity,
   headers: IncomingHttpHeaders,
   services: Pick<HostServices, 'ids' | 'seal'>,
 ): Promise<string | undefined> {
-  if (services.ids.replica === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { method, params } = body as { method?: unknown; params?: { taskId?: unknown; requestState?: unknown } };
   if (typeof method !== 'string' || typeof params !== 'object' || params === null) return undefined;
   let id: string | undefined;

@@ -256,8 +256,10 @@ export async function serveOnHttp(
       const sid = req.headers['mcp-session-id'];
       const known = typeof sid === 'string' && sessions.has(sid);
       const modernRequest = !known && !(await isLegacyRequest(await toWebRequest(req, body)));
-      // What another replica holds goes there, before this one counts or runs anything of it.
-      const holder = modernRequest ? await heldElsewhere(body, identity, req.headers, services) : undefined;
+      // What another replica holds goes there, before this one counts or runs anything of it. A host
+      // that is no replica holds everything itself: its requests skip the look (and its await).
+      const holder =
+        modernRequest && services.ids.replica !== undefined ? await heldElsewhere(body, identity, req.headers, services) : undefined;
       if (holder) return misdirected(res, holder, requestId(body));
       const access = accessOf(identity);
       const limited = limitedCall(body, access);
