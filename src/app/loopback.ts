@@ -3,30 +3,46 @@
 // in-memory streams, one JSON-RPC message a line. `mcphost call --as-task` runs its call through
 // it, so an in-process task is created, polled and cancelled by the same code a remote one is.
 import { PassThrough } from 'node:stream';
-import { Client, ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { Client, deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { Logger } from '../backend/types.js';
 import type { Registry } from '../registry/registry.js';
 import { serveOnStdio } from '../server/stdio.js';
 import { carryTaskResults } from '../kit/mcp/task-results.js';
 
-class StreamPairTransport implements Transport {
+/**
+ * An SDK client transport over the two streams an in-process `serveOnStdio` reads and writes: one
+ * JSON-RPC message a line, as on a real pipe (the SDK's in-memory pair serves only the 2025 era).
+ * Tests record the wire through `received`.
+ */
+export class StreamPairTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly toServer = new PassThrough();
   private readonly fromServer = new PassThrough();
-  private readonly buffer = new ReadBuffer();
+  /** What the server side reads and writes (serveOnStdio's streams). */
   readonly serverSide = { stdin: this.toServer, stdout: this.fromServer };
+  private pending = '';
 
   async start(): Promise<void> {
-    this.fromServer.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
-      try {
-        for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
+    this.fromServer.setEncoding('utf8');
+    this.fromServer.on('data', (chunk: string) => {
+      const lines = (this.pending + chunk).split('\n');
+      this.pending = lines.pop() ?? '';
+      for (const line of lines) this.received(line);
     });
+  }
+
+  /** One whole line from the server, read as the SDK's stdio transport reads one. */
+  protected received(line: string): void {
+    if (!line.trim()) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch (error) {
+      return this.onerror?.(error as Error);
+    }
+    this.onmessage?.(message);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -8,7 +8,7 @@ import { isolatedEnv } from '../helpers/cli.js';
 import { KITCHEN } from '../helpers/paths.js';
 import { alive } from '../helpers/process.js';
 import { RecordingStdioTransport } from '../helpers/recording-stdio.js';
-import { StreamPairTransport } from '../helpers/stream-transport.js';
+import { StreamPairTransport } from '../../src/app/loopback.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const t = tempDir();

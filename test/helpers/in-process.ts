@@ -15,7 +15,7 @@ import { attachListChanged } from '../../src/server/notify.js';
 import { serveOnStdio } from '../../src/server/stdio.js';
 import { silentLogger } from '../../src/kit/silent-logger.js';
 import { isolatedEnv } from './cli.js';
-import { StreamPairTransport } from './stream-transport.js';
+import { StreamPairTransport } from '../../src/app/loopback.js';
 
 export interface HostOptions {
   /** Working directory (where .mcprc is searched for, and relative paths resolve). */

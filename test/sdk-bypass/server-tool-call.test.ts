@@ -16,7 +16,7 @@ import { Registry } from '../../src/registry/registry.js';
 import { serveOnStdio, type StdioServing } from '../../src/server/stdio.js';
 import { createUpstreamBackend } from '../../src/upstream/backend.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
-import { StreamPairTransport } from '../helpers/stream-transport.js';
+import { StreamPairTransport } from '../../src/app/loopback.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXTURE_SERVER, journalLines, waitFor, whenListed } from '../upstream/helpers.js';
 

@@ -11,7 +11,7 @@ import { Registry } from '../../src/registry/registry.js';
 import { createServer } from '../../src/server/mcp-server.js';
 import { serveOnStdio } from '../../src/server/stdio.js';
 import { inlineBackend } from '../helpers/inline-backend.js';
-import { StreamPairTransport } from '../helpers/stream-transport.js';
+import { StreamPairTransport } from '../../src/app/loopback.js';
 
 const timeouts = { toolMs: 5_000, startMs: 5_000, shutdownMs: 1_000 };
 const MIME = 'text/html;profile=mcp-app';
